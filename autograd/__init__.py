@@ -1,0 +1,10 @@
+"""autograd: a scalar reverse-mode autograd engine with a small neural-network layer.
+
+The engine (:mod:`autograd.engine`) has no dependencies.  The verification
+helpers live in :mod:`autograd.testing` and need the ``testing`` extra.
+"""
+
+from autograd.engine import Value, dot, vsum
+
+__all__ = ["Value", "dot", "vsum"]
+__version__ = "0.1.0"

@@ -1,0 +1,431 @@
+"""A scalar reverse-mode autograd engine.
+
+A ``Value`` wraps one real number and remembers the Values it was computed from
+(``_prev``) and the rule that sends gradient back to them (``_back``).  Each
+operation below does two things: compute the value, and name the module-level
+rule that says how gradient flows back.  Rules are plain functions shared by
+every node (HIPS autograd's ``defvjp`` table, written as functions), never
+closures: a closure that captures its own output node would put every node in a
+reference cycle, and then Python's cyclic GC, not arithmetic, dominates the run
+time.  A finished graph is freed by reference counting alone.
+
+Semantics
+---------
+* ``y.backward()`` sets ``node.grad`` to d(y)/d(node) for every node reachable
+  from ``y``.  Nodes are visited in topological order without recursion: a node
+  fires its rule exactly once, after every consumer has delivered its share.
+* Leaves (Values not produced by an op: weights, inputs, constants) *accumulate*
+  gradient across ``backward()`` calls, as in PyTorch: two calls without zeroing
+  give exactly twice the leaf gradients.  Interior nodes hold the gradient of
+  the latest pass only.  Reset leaves with ``Module.zero_grad()`` (or
+  ``v.grad = 0``).
+* Arithmetic is duck-typed: with ``int`` and ``fractions.Fraction`` data,
+  ``+ - * /``, negation and integer powers stay exact (``int / int`` gives a
+  Fraction, never a rounded float).  ``exp``, ``log``, ``tanh``, ``sigmoid``,
+  non-integer powers and ``Value ** Value`` give floats.
+* Values hold finite real numbers only.  ``bool`` is rejected (``True`` is an
+  int in Python, but almost always a mistake here), and so are NaN and the
+  infinities.  Every error is raised by the operation that goes wrong, naming
+  it and its operands: ``TypeError`` for non-numbers, ``ValueError`` for
+  points outside an op's domain, ``ZeroDivisionError`` for division by zero and
+  ``0 ** negative``, ``OverflowError`` when a result (or, in ``backward()``, a
+  gradient) is too large for a float.
+* ``relu``'s derivative at 0 is taken as 0, as in PyTorch.  ``x ** c`` with
+  ``0 < c < 1`` at ``x == 0`` has an infinite derivative and is refused.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from numbers import Real
+from typing import Any, Union
+
+__all__ = ["Value", "dot", "vsum"]
+
+#: The numbers a Value accepts: anything registered as ``numbers.Real`` except bool.
+Scalar = Union[int, float, Fraction]
+Operand = Union["Value", int, float, Fraction]
+Rule = Callable[["Value"], None]
+
+_INF = math.inf
+
+
+class Value:
+    """One real number in a computation graph, with its gradient."""
+
+    __slots__ = ("data", "grad", "_prev", "_back")
+
+    data: Any
+    grad: Any
+    _prev: tuple[Value, ...]
+    _back: Rule | None
+
+    def __init__(self, data: Scalar) -> None:
+        self.data = _check_number("Value", data)
+        self.grad = 0
+        self._prev = ()
+        self._back = None
+
+    @property
+    def op(self) -> str:
+        """The name of the operation that produced this Value ('' for a leaf)."""
+        return "" if self._back is None else _RULE_NAMES[self._back]
+
+    def __repr__(self) -> str:
+        op = f", op={self.op!r}" if self._back is not None else ""
+        return f"Value(data={self.data!r}, grad={self.grad!r}{op})"
+
+    # ------------------------------------------------------------------ arithmetic
+    def __add__(self, other: Operand) -> Value:
+        if type(other) is not Value:
+            other = _as_value(other, "add", self)
+        return _node("add", self.data + other.data, (self, other), _add_back)
+
+    def __sub__(self, other: Operand) -> Value:
+        if type(other) is not Value:
+            other = _as_value(other, "sub", self)
+        return _node("sub", self.data - other.data, (self, other), _sub_back)
+
+    def __mul__(self, other: Operand) -> Value:
+        if type(other) is not Value:
+            other = _as_value(other, "mul", self)
+        return _node("mul", self.data * other.data, (self, other), _mul_back)
+
+    def __truediv__(self, other: Operand) -> Value:
+        other = _as_value(other, "div", self)
+        if other.data == 0:
+            raise ZeroDivisionError(f"div: cannot divide {self.data!r} by zero ({other!r})")
+        return _node("div", _div(self.data, other.data), (self, other), _div_back)
+
+    def __neg__(self) -> Value:
+        return _node("neg", -self.data, (self,), _neg_back)
+
+    def __radd__(self, other: Operand) -> Value:
+        return _as_value(other, "add", self) + self
+
+    def __rsub__(self, other: Operand) -> Value:
+        return _as_value(other, "sub", self) - self
+
+    def __rmul__(self, other: Operand) -> Value:
+        return _as_value(other, "mul", self) * self
+
+    def __rtruediv__(self, other: Operand) -> Value:
+        return _as_value(other, "div", self) / self
+
+    def __pow__(self, exponent: Operand) -> Value:
+        if isinstance(exponent, Value):
+            return _value_pow(self, exponent)
+        c = _check_number("pow", exponent, self)
+        x = self.data
+        if x < 0 and c % 1 != 0:
+            raise ValueError(f"pow: negative base {x!r} with non-integer exponent {c!r}")
+        if x == 0 and c < 0:
+            raise ZeroDivisionError(f"pow: 0 cannot be raised to the negative power {c!r}")
+        if x == 0 and 0 < c < 1:
+            raise ValueError(f"pow: {x!r} ** {c!r} has an infinite derivative")
+        try:
+            out = _pow(x, c)
+        except OverflowError:
+            out = _INF
+        # The exponent rides along as a constant leaf so that every node keeps
+        # the same shape (a tuple of operands); _pow_back sends it no gradient.
+        return _node("pow", out, (self, _constant(c)), _pow_back)
+
+    def __rpow__(self, base: Operand) -> Value:
+        return _value_pow(_as_value(base, "pow", self), self)
+
+    # ------------------------------------------------------------------ functions
+    def exp(self) -> Value:
+        try:
+            out = math.exp(self.data)
+        except OverflowError:
+            out = _INF
+        return _node("exp", out, (self,), _exp_back)
+
+    def log(self) -> Value:
+        if self.data <= 0:
+            raise ValueError(f"log: argument must be > 0, got {self.data!r}")
+        return _node("log", math.log(self.data), (self,), _log_back)
+
+    def tanh(self) -> Value:
+        return _node("tanh", math.tanh(self.data), (self,), _tanh_back)
+
+    def relu(self) -> Value:
+        x = self.data
+        return _node("relu", x if x > 0 else 0 * x, (self,), _relu_back)
+
+    def sigmoid(self) -> Value:
+        x = self.data
+        if x >= 0:  # two branches so that exp never sees a large positive argument
+            out = 1.0 / (1.0 + math.exp(-x))
+        else:
+            e = math.exp(x)
+            out = e / (1.0 + e)
+        return _node("sigmoid", out, (self,), _sigmoid_back)
+
+    # ------------------------------------------------------------------ backward
+    def backward(self) -> None:
+        """Set every reachable node's ``grad`` to d(self)/d(node); leaves accumulate.
+
+        The interior nodes are put in topological order by an iterative
+        depth-first search (an explicit stack, never recursion) with a visited
+        map, so each node is listed exactly once, after every node it feeds.
+        Walking that list backwards fires each rule once, when all of its
+        node's gradient has arrived.  A node used twice by one op (``a * a``)
+        simply receives two shares.
+        """
+        if self._back is None:  # a leaf on its own: d(self)/d(self) = 1
+            self.grad += 1
+            _check_grads([self])
+            return
+        order: list[Value] = []
+        emitted: dict[Value, bool] = {}  # False while its inputs are explored, then True
+        leaves: list[Value] = []
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            state = emitted.get(node)
+            if state is None:  # first visit: list it after its inputs
+                emitted[node] = False
+                node.grad = 0  # interior: this pass's gradient only
+                stack.append(node)
+                for child in node._prev:
+                    if child._back is None:
+                        leaves.append(child)
+                    elif child not in emitted:
+                        stack.append(child)
+            elif state is False:  # its inputs are all listed now
+                emitted[node] = True
+                order.append(node)
+            # state True: a stale second copy on the stack, already listed
+
+        self.grad = 1
+        for node in reversed(order):
+            node._back(node)  # type: ignore[misc]  # only interior nodes are listed
+        _check_grads(leaves)
+
+    # ------------------------------------------------------------------ debugging
+    def to_dot(self) -> str:
+        """The graph below this node as Graphviz DOT text (render with ``dot -Tpng``)."""
+        lines = ["digraph autograd {", "  rankdir=LR;", "  node [shape=box];"]
+        seen = {id(self)}
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            label = f"{node.op or 'leaf'}\ndata {node.data!r}\ngrad {node.grad!r}"
+            lines.append(f'  n{id(node)} [label="{_dot_escape(label)}"];')
+            for child in node._prev:
+                lines.append(f"  n{id(child)} -> n{id(node)};")
+                if id(child) not in seen:
+                    seen.add(id(child))
+                    stack.append(child)
+        lines.append("}")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- n-ary ops
+def vsum(values: Iterable[Operand]) -> Value:
+    """The sum of many Values as ONE node (instead of a chain of ``add`` nodes)."""
+    terms = tuple(_as_value(v, "vsum") for v in values)
+    total: Any = 0
+    for v in terms:
+        total += v.data
+    return _node("vsum", total, terms, _vsum_back)
+
+
+def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Value:
+    """``start + ws[0]*xs[0] + ws[1]*xs[1] + ...`` as ONE node.
+
+    The terms are added in exactly that order, so the result is bit-for-bit the
+    one of ``sum((w * x for w, x in zip(ws, xs)), start)``.
+    """
+    if len(ws) != len(xs):
+        raise ValueError(f"dot: length mismatch, {len(ws)} weights and {len(xs)} inputs")
+    ws_ = [_as_value(w, "dot") for w in ws]
+    xs_ = [_as_value(x, "dot") for x in xs]
+    start_ = _as_value(start, "dot")
+    total = start_.data
+    for w, x in zip(ws_, xs_):
+        total += w.data * x.data
+    return _node("dot", total, (*ws_, *xs_, start_), _dot_back)
+
+
+# ---------------------------------------------------------------------- rules
+# Each rule receives the output node, whose .grad is final, and adds each
+# operand's share of it.  Shares are added (+=), never assigned: an operand may
+# be used by several ops, or twice by one op.
+def _add_back(out: Value) -> None:
+    a, b = out._prev
+    a.grad += out.grad
+    b.grad += out.grad
+
+
+def _sub_back(out: Value) -> None:
+    a, b = out._prev
+    a.grad += out.grad
+    b.grad -= out.grad
+
+
+def _mul_back(out: Value) -> None:
+    a, b = out._prev
+    a.grad += out.grad * b.data
+    b.grad += out.grad * a.data
+
+
+def _div_back(out: Value) -> None:
+    a, b = out._prev
+    a.grad += _div(out.grad, b.data)
+    b.grad -= _div(out.grad * out.data, b.data)  # d(a/b)/db = -(a/b)/b
+
+
+def _neg_back(out: Value) -> None:
+    (a,) = out._prev
+    a.grad -= out.grad
+
+
+def _pow_back(out: Value) -> None:
+    a, exponent = out._prev  # the exponent is a constant: it gets no gradient
+    c = exponent.data
+    if c != 0:  # d(x**0)/dx = 0 everywhere, including at x = 0
+        a.grad += out.grad * c * _pow(a.data, c - 1)
+
+
+def _value_pow_back(out: Value) -> None:
+    a, b = out._prev
+    a.grad += out.grad * b.data * _pow(a.data, b.data - 1)
+    b.grad += out.grad * out.data * math.log(a.data)
+
+
+def _exp_back(out: Value) -> None:
+    (a,) = out._prev
+    a.grad += out.grad * out.data
+
+
+def _log_back(out: Value) -> None:
+    (a,) = out._prev
+    a.grad += _div(out.grad, a.data)
+
+
+def _tanh_back(out: Value) -> None:
+    (a,) = out._prev
+    a.grad += out.grad * (1 - out.data * out.data)
+
+
+def _relu_back(out: Value) -> None:
+    (a,) = out._prev
+    if out.data > 0:
+        a.grad += out.grad
+
+
+def _sigmoid_back(out: Value) -> None:
+    (a,) = out._prev
+    a.grad += out.grad * out.data * (1 - out.data)
+
+
+def _vsum_back(out: Value) -> None:
+    g = out.grad
+    for v in out._prev:
+        v.grad += g
+
+
+def _dot_back(out: Value) -> None:
+    g = out.grad
+    prev = out._prev
+    n = len(prev) // 2  # prev = (*ws, *xs, start)
+    for i in range(n):
+        w, x = prev[i], prev[n + i]
+        w.grad += g * x.data
+        x.grad += g * w.data
+    prev[-1].grad += g
+
+
+_RULE_NAMES: dict[Rule, str] = {
+    _add_back: "add", _sub_back: "sub", _mul_back: "mul", _div_back: "div",
+    _neg_back: "neg", _pow_back: "pow", _value_pow_back: "pow",
+    _exp_back: "exp", _log_back: "log", _tanh_back: "tanh", _relu_back: "relu",
+    _sigmoid_back: "sigmoid", _vsum_back: "vsum", _dot_back: "dot",
+}  # fmt: skip
+
+
+# ---------------------------------------------------------------------- helpers
+_new = object.__new__
+
+
+def _node(op: str, data: Any, prev: tuple[Value, ...], back: Rule) -> Value:
+    """A new interior node; refuses a result too large for a float."""
+    if not -_INF < data < _INF:
+        shown = ", ".join(repr(v.data) for v in prev)
+        raise OverflowError(f"{op}: result of {op}({shown}) is too large for a float")
+    out: Value = _new(Value)
+    out.data = data
+    out.grad = 0
+    out._prev = prev
+    out._back = back
+    return out
+
+
+def _value_pow(base: Value, exponent: Value) -> Value:
+    x, y = base.data, exponent.data
+    if x <= 0:
+        raise ValueError(f"pow: a Value exponent needs a base > 0, got base {x!r} ** {y!r}")
+    try:
+        out = x**y
+    except OverflowError:
+        out = _INF
+    return _node("pow", out, (base, exponent), _value_pow_back)
+
+
+def _check_grads(leaves: list[Value]) -> None:
+    for leaf in leaves:
+        if not -_INF < leaf.grad < _INF:
+            raise OverflowError(f"backward: the gradient reaching {leaf!r} overflowed")
+
+
+def _check_number(op: str, x: Any, *context: Any) -> Any:
+    """Return ``x`` if it is a finite real number, else raise naming ``op``."""
+    if type(x) in _EXACT_TYPES or (isinstance(x, Real) and not isinstance(x, bool)):
+        if -_INF < x < _INF:
+            return x
+        raise ValueError(f"{op}: {x!r} is not finite; Values hold finite numbers only")
+    with_ = f" with {context[0]!r}" if context else ""
+    if isinstance(x, bool):
+        raise TypeError(f"{op}: bool {x!r}{with_} is not accepted as a number; use int({x!r})")
+    raise TypeError(f"{op}: expected a real number or Value{with_}, got {x!r} ({type(x).__name__})")
+
+
+def _as_value(x: Any, op: str, *context: Any) -> Value:
+    if isinstance(x, Value):
+        return x
+    return _constant(_check_number(op, x, *context))
+
+
+def _constant(x: Any) -> Value:
+    leaf: Value = _new(Value)
+    leaf.data = x
+    leaf.grad = 0
+    leaf._prev = ()
+    leaf._back = None
+    return leaf
+
+
+def _div(x: Any, y: Any) -> Any:
+    """``x / y``, exact for ints (Python's int / int would round to a float)."""
+    if type(x) is int and type(y) is int:
+        return Fraction(x, y)
+    return x / y
+
+
+def _pow(x: Any, c: Any) -> Any:
+    """``x ** c``, exact for an int base and negative int exponent."""
+    if type(x) is int and type(c) is int and c < 0:
+        return Fraction(x) ** c
+    return x**c
+
+
+def _dot_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+_EXACT_TYPES = (int, float, Fraction)
