@@ -1,0 +1,58 @@
+"""Verification helpers for autograd engines, in the spirit of ``numpy.testing``.
+
+Everything here checks gradients against oracles that never use an engine's own
+derivative rules: sympy's exact derivative at rational points, sympy's
+derivative evaluated with mpmath at high precision, and central finite
+differences.  Random computation graphs come from hypothesis strategies.
+
+* :mod:`autograd.testing.ops`: the one table of operations (name, arity,
+  sympy and float counterparts, domain, kinks, closure over the rationals).
+* :mod:`autograd.testing.graph`: ``Graph``, a plain-data computation that
+  compiles to engine Values, a sympy expression or a float function.
+* :mod:`autograd.testing.strategies`: hypothesis strategies for graphs.
+* :mod:`autograd.testing.oracles`: ``assert_grads_exact``,
+  ``assert_grads_symbolic``, ``assert_grads_fd``, ``gradcheck``.
+* :mod:`autograd.testing.checks`: the properties, ``verify_engine``.
+
+An *engine* is a module or namespace with a ``Value`` class and optionally the
+fused ops ``vsum(values)`` and ``dot(ws, xs, start)``, or a bare Value class.
+The default engine is :mod:`autograd` itself.
+"""
+
+try:
+    import hypothesis  # noqa: F401
+    import mpmath  # type: ignore[import-untyped]  # noqa: F401
+    import sympy  # type: ignore[import-untyped]  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
+    raise ImportError(
+        f"autograd.testing needs sympy, mpmath and hypothesis ({exc.name} is missing); "
+        "install them with: pip install 'verified-autograd[testing]'"
+    ) from exc
+
+from autograd.testing.checks import CHECKS, CheckResult, verify_engine
+from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.graph import Graph, Node
+from autograd.testing.oracles import (
+    GradcheckReport,
+    GradientMismatch,
+    assert_grads_exact,
+    assert_grads_fd,
+    assert_grads_symbolic,
+    gradcheck,
+)
+
+__all__ = [
+    "CHECKS",
+    "CheckResult",
+    "Engine",
+    "GradcheckReport",
+    "GradientMismatch",
+    "Graph",
+    "Node",
+    "assert_grads_exact",
+    "assert_grads_fd",
+    "assert_grads_symbolic",
+    "gradcheck",
+    "resolve_engine",
+    "verify_engine",
+]

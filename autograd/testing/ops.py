@@ -1,0 +1,274 @@
+"""The one table of operations the harness knows: ``OPS[name] -> OpSpec``.
+
+Each op says how to apply it to an engine's Values, what it is in sympy and in
+plain Python numbers, where it is defined (with margins that keep float checks
+well conditioned), where it has kinks, whether it maps rationals to rationals,
+and how its floating-point evaluation can err (used by the derived tolerance of
+the symbolic oracle, see :mod:`autograd.testing.oracles`).  Nothing here knows
+a derivative rule: partial derivatives come from sympy's ``diff`` of the
+``sym`` column.
+
+Operands are graph nodes; a few ops also take one constant (``x + c``,
+``c - x``, ``c * x``, ``c / x``, ``x ** c``, ``c ** x``), drawn from ``consts``.
+``vsum`` takes 1..4 operands; ``dot`` takes ``k`` weights, ``k`` inputs and a
+start (``2k + 1`` operands).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy  # type: ignore[import-untyped]
+
+__all__ = ["BOUND", "KINK_MARGIN", "MP_MODULES", "OPS", "OpSpec", "Relu", "Step", "const_source", "sym_const"]
+
+#: Largest magnitude a node may take in generated graphs (keeps exp, pow and products tame).
+BOUND = 100.0
+#: Smallest distance between a relu input and its kink at 0 in generated graphs.
+KINK_MARGIN = 0.01
+#: Smallest |denominator| (div, c / x, negative powers) and smallest log / non-integer-pow argument.
+AWAY_FROM_ZERO = 0.1
+
+Num = Any  # int, float or Fraction
+Args = Sequence[Num]
+
+
+class Relu(sympy.Function):  # type: ignore[misc]
+    """relu in sympy: evaluates on numbers, differentiates to ``Step`` (no Piecewise, so no
+    comparisons with the 1/0 that sympy writes into never-taken branches)."""
+
+    @classmethod
+    def eval(cls, x: sympy.Expr) -> sympy.Expr | None:
+        if x.is_Number:
+            return x if x > 0 else sympy.S.Zero
+        return None
+
+    def fdiff(self, argindex: int = 1) -> sympy.Expr:
+        return Step(self.args[0])
+
+
+class Step(sympy.Function):  # type: ignore[misc]
+    """relu's derivative: 1 for x > 0, else 0 (the engine's convention at the kink 0)."""
+
+    @classmethod
+    def eval(cls, x: sympy.Expr) -> sympy.Expr | None:
+        if x.is_Number:
+            return sympy.S.One if x > 0 else sympy.S.Zero
+        return None
+
+    def fdiff(self, argindex: int = 1) -> sympy.Expr:
+        return sympy.S.Zero  # away from the kink, which generated graphs avoid
+
+
+#: What ``sympy.lambdify`` needs, on top of mpmath, for the functions defined here.
+_RELU_STEP = {"Relu": lambda x: x if x > 0 else 0 * x, "Step": lambda x: 1 if x > 0 else 0}
+MP_MODULES = [_RELU_STEP, "mpmath"]
+FLOAT_MODULES = [_RELU_STEP, "math"]
+
+
+def sym_const(c: Num) -> sympy.Expr:
+    """A constant as an exact sympy number (a float becomes the rational it stores)."""
+    if isinstance(c, Fraction):
+        return sympy.Rational(c.numerator, c.denominator)
+    return sympy.Integer(c) if isinstance(c, int) else sympy.Rational(c)
+
+
+def const_source(c: Num) -> str:
+    return repr(c)  # Fraction(1, 2), 2, -0.5: all valid Python
+
+
+def _div(a: Num, b: Num) -> Num:
+    return Fraction(a, b) if type(a) is int and type(b) is int else a / b
+
+
+def _relu(x: Num) -> Num:
+    return x if x > 0 else 0 * x
+
+
+def _sigmoid(x: Num) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
+
+
+def _is_int(c: Num) -> bool:
+    return bool(c % 1 == 0)
+
+
+def _always(args: Args, c: Num) -> bool:
+    return True
+
+
+def _abs_out(args: Args, c: Num, out: Num) -> Num:
+    return abs(out)
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """One operation: see the module docstring for the meaning of each column."""
+
+    name: str
+    arity: int  # operands; 0 means variadic (vsum, dot)
+    apply: Callable[[Any, list[Any], Num], Any]  # (engine, Values, const) -> Value
+    sym: Callable[[Sequence[sympy.Expr], Num], sympy.Expr]
+    num: Callable[[Args, Num], Num]  # plain numbers; exact on rationals when `rational`
+    source: Callable[[Sequence[str], Num], str]  # Python source applying the op to named Values
+    consts: tuple[Num, ...] = ()  # the constant choices; () for an op without a constant
+    domain: Callable[[Args, Num], bool] = _always  # operands (as floats) inside the checked domain
+    kinks: tuple[float, ...] = ()  # first-operand points where the op is not differentiable
+    rational: Callable[[Num], bool] = field(default=lambda c: False)  # closed over Q (given the const)
+    #: Absolute forward rounding error of the op's result, in units of machine epsilon.
+    fwd_err: Callable[[Args, Num, Num], Num] = _abs_out
+    #: Relative error (in eps) with which an engine may evaluate each local partial from the
+    #: op's inputs and output, beyond the inputs' own errors (which the oracle propagates itself).
+    partial_err: Callable[[Args, Num, Num], Num] = lambda args, c, out: 2
+
+    @property
+    def variadic(self) -> bool:
+        return self.arity == 0
+
+    def supported_by(self, engine: Any) -> bool:
+        """Whether the engine has this op at all (and for at least one constant)."""
+        return bool(self.usable_consts(engine)) if self.consts else self._probe(engine, None)
+
+    def usable_consts(self, engine: Any) -> tuple[Num, ...]:
+        return tuple(c for c in self.consts if self._probe(engine, c))
+
+    def _probe(self, engine: Any, c: Num) -> bool:
+        n = 3 if self.name == "dot" else (2 if self.variadic else self.arity)
+        try:
+            self.apply(engine, [engine.Value(1.5) for _ in range(n)], c)
+        except (TypeError, AttributeError, AssertionError, NotImplementedError):
+            return False
+        return True
+
+    def rule(self, nargs: int, c: Num) -> Callable[..., list[float]]:
+        """Float ``f(*args) -> [value, partial per operand]``, from sympy's diff of ``sym``.
+
+        Used only to size tolerances, where double precision is plenty.
+        """
+        return _float_rule(self.name, nargs, c)
+
+
+@functools.cache
+def _float_rule(name: str, nargs: int, c: Num) -> Callable[..., list[float]]:
+    symbols = sympy.symbols(f"a0:{nargs}", real=True)
+    expr = OPS[name].sym(symbols, c)
+    partials = [sympy.diff(expr, s) for s in symbols]
+    f = sympy.lambdify(symbols, [expr, *partials], modules=FLOAT_MODULES)
+    return lambda *args: [float(v) for v in f(*args)]
+
+
+def _dot_sym(xs: Sequence[sympy.Expr], c: Num) -> sympy.Expr:
+    k = len(xs) // 2
+    return xs[-1] + sum((xs[i] * xs[k + i] for i in range(k)), sympy.Integer(0))
+
+
+def _dot_num(xs: Args, c: Num) -> Num:
+    k = len(xs) // 2
+    total = xs[-1]
+    for i in range(k):
+        total += xs[i] * xs[k + i]
+    return total
+
+
+def _dot_source(names: Sequence[str], c: Num) -> str:
+    k = len(names) // 2
+    return f"dot([{', '.join(names[:k])}], [{', '.join(names[k : 2 * k])}], {names[-1]})"
+
+
+def _dot_fwd_err(xs: Args, c: Num, out: Num) -> Num:
+    k = len(xs) // 2
+    return (2 * k + 1) * (abs(xs[-1]) + sum(abs(xs[i] * xs[k + i]) for i in range(k)))
+
+
+def _pow_domain(args: Args, c: Num) -> bool:
+    (x,) = args
+    if _is_int(c):
+        return bool(c >= 0 or abs(x) >= AWAY_FROM_ZERO)
+    return bool(x >= AWAY_FROM_ZERO)
+
+
+def _vpow_domain(args: Args, c: Num) -> bool:
+    a, b = args
+    # |log a| >= 0.2 keeps d/db = a**b * log(a) away from a zero crossing; |b| <= 4 tames a**b
+    return a >= AWAY_FROM_ZERO and abs(math.log(a)) >= 0.2 and abs(b) <= 4
+
+
+def _tanh_partial_err(args: Args, c: Num, out: Num) -> Num:
+    t2 = out * out  # 1 - t*t computed from a rounded t loses 2 t^2 / (1 - t^2) relative
+    return 3 + 2 * t2 / (1 - t2)
+
+
+def _sigmoid_partial_err(args: Args, c: Num, out: Num) -> Num:
+    return 4 + out / (1 - out)  # s * (1 - s) computed from a rounded s
+
+
+_RATIONAL_CONSTS: Callable[[Num], bool] = lambda c: not isinstance(c, float)  # noqa: E731
+
+_TABLE = [
+    OpSpec("add", 2, lambda e, v, c: v[0] + v[1], lambda s, c: s[0] + s[1],
+           lambda x, c: x[0] + x[1], lambda n, c: f"{n[0]} + {n[1]}", rational=lambda c: True),
+    OpSpec("mul", 2, lambda e, v, c: v[0] * v[1], lambda s, c: s[0] * s[1],
+           lambda x, c: x[0] * x[1], lambda n, c: f"{n[0]} * {n[1]}", rational=lambda c: True),
+    OpSpec("neg", 1, lambda e, v, c: -v[0], lambda s, c: -s[0],
+           lambda x, c: -x[0], lambda n, c: f"-{n[0]}", rational=lambda c: True),
+    OpSpec("sub", 2, lambda e, v, c: v[0] - v[1], lambda s, c: s[0] - s[1],
+           lambda x, c: x[0] - x[1], lambda n, c: f"{n[0]} - {n[1]}", rational=lambda c: True),
+    OpSpec("div", 2, lambda e, v, c: v[0] / v[1], lambda s, c: s[0] / s[1],
+           lambda x, c: _div(x[0], x[1]), lambda n, c: f"{n[0]} / {n[1]}",
+           domain=lambda x, c: abs(x[1]) >= AWAY_FROM_ZERO, rational=lambda c: True,
+           partial_err=lambda x, c, out: 3),
+    OpSpec("addc", 1, lambda e, v, c: v[0] + c, lambda s, c: s[0] + sym_const(c),
+           lambda x, c: x[0] + c, lambda n, c: f"{n[0]} + {const_source(c)}",
+           consts=(1, -2, Fraction(1, 2), 0.25, -1.5), rational=_RATIONAL_CONSTS),
+    OpSpec("rsub", 1, lambda e, v, c: c - v[0], lambda s, c: sym_const(c) - s[0],
+           lambda x, c: c - x[0], lambda n, c: f"{const_source(c)} - {n[0]}",
+           consts=(1, -2, Fraction(3, 2), 0.5), rational=_RATIONAL_CONSTS),
+    OpSpec("mulc", 1, lambda e, v, c: c * v[0], lambda s, c: sym_const(c) * s[0],
+           lambda x, c: c * x[0], lambda n, c: f"{const_source(c)} * {n[0]}",
+           consts=(2, -3, Fraction(-1, 2), 0.5, 1.5), rational=_RATIONAL_CONSTS),
+    OpSpec("rdiv", 1, lambda e, v, c: c / v[0], lambda s, c: sym_const(c) / s[0],
+           lambda x, c: _div(c, x[0]), lambda n, c: f"{const_source(c)} / {n[0]}",
+           consts=(1, -2, Fraction(3, 2), 0.5), domain=lambda x, c: abs(x[0]) >= AWAY_FROM_ZERO,
+           rational=_RATIONAL_CONSTS, partial_err=lambda x, c, out: 3),
+    OpSpec("powc", 1, lambda e, v, c: v[0] ** c, lambda s, c: s[0] ** sym_const(c),
+           lambda x, c: x[0] ** c, lambda n, c: f"{n[0]} ** {const_source(c)}",
+           consts=(2, 3, -1, -2, 0, 1, Fraction(1, 2), Fraction(3, 2), 0.5, 1.5, 2.0, -0.5),
+           domain=_pow_domain, rational=lambda c: type(c) is int,
+           fwd_err=lambda x, c, out: 2 * abs(out), partial_err=lambda x, c, out: 3),
+    OpSpec("vpow", 2, lambda e, v, c: v[0] ** v[1], lambda s, c: s[0] ** s[1],
+           lambda x, c: float(x[0]) ** float(x[1]), lambda n, c: f"{n[0]} ** {n[1]}",
+           domain=_vpow_domain, fwd_err=lambda x, c, out: 2 * abs(out), partial_err=lambda x, c, out: 4),
+    OpSpec("rpow", 1, lambda e, v, c: c ** v[0], lambda s, c: sym_const(c) ** s[0],
+           lambda x, c: c ** float(x[0]), lambda n, c: f"{const_source(c)} ** {n[0]}",
+           consts=(2, 0.5, Fraction(3, 2), 3.0), fwd_err=lambda x, c, out: 2 * abs(out),
+           partial_err=lambda x, c, out: 4),
+    OpSpec("exp", 1, lambda e, v, c: v[0].exp(), lambda s, c: sympy.exp(s[0]),
+           lambda x, c: math.exp(x[0]), lambda n, c: f"{n[0]}.exp()"),
+    OpSpec("log", 1, lambda e, v, c: v[0].log(), lambda s, c: sympy.log(s[0]),
+           lambda x, c: math.log(x[0]), lambda n, c: f"{n[0]}.log()",
+           domain=lambda x, c: x[0] >= AWAY_FROM_ZERO),
+    OpSpec("tanh", 1, lambda e, v, c: v[0].tanh(), lambda s, c: sympy.tanh(s[0]),
+           lambda x, c: math.tanh(x[0]), lambda n, c: f"{n[0]}.tanh()",
+           domain=lambda x, c: abs(x[0]) <= 3, partial_err=_tanh_partial_err),
+    OpSpec("relu", 1, lambda e, v, c: v[0].relu(), lambda s, c: Relu(s[0]),
+           lambda x, c: _relu(x[0]), lambda n, c: f"{n[0]}.relu()",
+           domain=lambda x, c: abs(x[0]) >= KINK_MARGIN, kinks=(0.0,), rational=lambda c: True,
+           partial_err=lambda x, c, out: 0),
+    OpSpec("sigmoid", 1, lambda e, v, c: v[0].sigmoid(), lambda s, c: 1 / (1 + sympy.exp(-s[0])),
+           lambda x, c: _sigmoid(x[0]), lambda n, c: f"{n[0]}.sigmoid()",
+           domain=lambda x, c: abs(x[0]) <= 4, fwd_err=lambda x, c, out: 4 * abs(out),
+           partial_err=_sigmoid_partial_err),
+    OpSpec("vsum", 0, lambda e, v, c: e.vsum(v), lambda s, c: sympy.Add(*s),
+           lambda x, c: sum(x[1:], x[0]), lambda n, c: f"vsum([{', '.join(n)}])", rational=lambda c: True,
+           fwd_err=lambda x, c, out: len(x) * sum(abs(t) for t in x)),
+    OpSpec("dot", 0, lambda e, v, c: e.dot(v[: len(v) // 2], v[len(v) // 2 : -1], v[-1]), _dot_sym,
+           _dot_num, _dot_source, rational=lambda c: True, fwd_err=_dot_fwd_err),
+]  # fmt: skip
+
+#: Every op by name, simplest first (hypothesis shrinks a sampled op towards the first).
+OPS: dict[str, OpSpec] = {spec.name: spec for spec in _TABLE}

@@ -1,0 +1,162 @@
+"""The checker checks itself: every oracle must catch a slightly wrong derivative rule.
+
+A wrong engine here is a fresh copy of ``autograd/engine.py`` in which ONE rule's
+contribution to every operand's gradient is multiplied by ``factor`` (the real
+module is never touched).  A rule off by 1 + 1e-9 must fail the exact and the
+symbolic oracle; one off by 1 + 1e-4 must fail finite differences; the correct
+engine must pass all three.  Modelled on HIPS autograd's ``test_tests.py``, but
+done for every op and every oracle.
+"""
+
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import autograd
+import autograd.engine
+from autograd.testing import (
+    GradientMismatch,
+    Graph,
+    Node,
+    assert_grads_exact,
+    assert_grads_fd,
+    assert_grads_symbolic,
+    verify_engine,
+)
+from autograd.testing.ops import OPS
+
+# The engine rule behind each op of the table.
+RULES = {
+    "add": "_add_back", "mul": "_mul_back", "neg": "_neg_back", "sub": "_sub_back", "div": "_div_back",
+    "addc": "_add_back", "rsub": "_sub_back", "mulc": "_mul_back", "rdiv": "_div_back", "powc": "_pow_back",
+    "vpow": "_value_pow_back", "rpow": "_value_pow_back", "exp": "_exp_back", "log": "_log_back",
+    "tanh": "_tanh_back", "relu": "_relu_back", "sigmoid": "_sigmoid_back", "vsum": "_vsum_back",
+    "dot": "_dot_back",
+}  # fmt: skip
+
+# One small graph per op; its first node is the op under test (leaves chosen inside the domain).
+FLOAT_GRAPHS = {
+    "add": Graph((0.7, -1.3), (Node("add", (0, 1)), Node("mul", (2, 0)))),
+    "mul": Graph((0.7, -1.3), (Node("mul", (0, 1)),)),
+    "neg": Graph((0.7,), (Node("neg", (0,)), Node("mul", (1, 0)))),
+    "sub": Graph((0.7, -1.3), (Node("sub", (0, 1)), Node("mul", (2, 0)))),
+    "div": Graph((0.7, -1.3), (Node("div", (0, 1)),)),
+    "addc": Graph((0.7,), (Node("addc", (0,), 0.25), Node("mul", (1, 0)))),
+    "rsub": Graph((0.7,), (Node("rsub", (0,), 0.5), Node("mul", (1, 0)))),
+    "mulc": Graph((0.7,), (Node("mulc", (0,), 1.5), Node("mul", (1, 0)))),
+    "rdiv": Graph((0.7,), (Node("rdiv", (0,), 0.5),)),
+    "powc": Graph((0.7,), (Node("powc", (0,), 1.5),)),
+    "vpow": Graph((0.7, 1.3), (Node("vpow", (0, 1)),)),
+    "rpow": Graph((0.7,), (Node("rpow", (0,), 3.0),)),
+    "exp": Graph((0.7,), (Node("exp", (0,)),)),
+    "log": Graph((0.7,), (Node("log", (0,)),)),
+    "tanh": Graph((0.7,), (Node("tanh", (0,)),)),
+    "relu": Graph((0.7,), (Node("relu", (0,)), Node("mul", (1, 0)))),
+    "sigmoid": Graph((0.7,), (Node("sigmoid", (0,)),)),
+    "vsum": Graph((0.7, -1.3, 2.1), (Node("vsum", (0, 1, 2)), Node("mul", (3, 0)))),
+    "dot": Graph((0.7, -1.3, 2.1, 0.4, -0.9), (Node("dot", (0, 1, 2, 3, 4)),)),
+}
+
+
+def rational(graph: Graph) -> Graph:
+    """The same graph on Fraction leaves, float constants made Fractions (and an int power)."""
+    nodes = [
+        Node(n.op, n.args, 3 if n.op == "powc" else None if n.const is None else Fraction(n.const))
+        for n in graph.nodes
+    ]
+    return Graph([Fraction(x).limit_denominator(100) for x in graph.leaves], nodes)
+
+
+RATIONAL_OPS = [op for op, graph in FLOAT_GRAPHS.items() if rational(graph).rational]
+
+
+def wrong_engine(op: str, factor) -> ModuleType:
+    """A copy of the engine whose rule for ``op`` scales every gradient it sends by ``factor``."""
+    path = Path(autograd.engine.__file__)
+    module = ModuleType(f"wrong_{op}_engine")
+    module.__file__ = str(path)
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    name = RULES[op]
+    rule = getattr(module, name)
+
+    def scaled(out):
+        operands = list({id(v): v for v in out._prev}.values())  # each once, even in a * a
+        before = [v.grad for v in operands]
+        rule(out)
+        for v, b in zip(operands, before, strict=True):
+            v.grad = b + (v.grad - b) * factor
+
+    module._RULE_NAMES[scaled] = module._RULE_NAMES[rule]
+    setattr(module, name, scaled)
+    return module
+
+
+TINY = Fraction(1) + Fraction(1, 10**9)  # exact, so that the exact oracle sees it exactly
+
+
+def test_every_op_of_the_table_has_a_graph_here():
+    assert set(FLOAT_GRAPHS) == set(OPS) == set(RULES)
+
+
+@pytest.mark.parametrize("op", sorted(FLOAT_GRAPHS))
+def test_symbolic_oracle_passes_the_engine_and_catches_a_rule_off_by_1e_9(op):
+    graph = FLOAT_GRAPHS[op]
+    assert_grads_symbolic(graph, autograd)
+    assert_grads_symbolic(graph, wrong_engine(op, 1.0))  # the copy itself is faithful
+    with pytest.raises(GradientMismatch):
+        assert_grads_symbolic(graph, wrong_engine(op, 1 + 1e-9))
+
+
+@pytest.mark.parametrize("op", sorted(FLOAT_GRAPHS))
+def test_fd_oracle_passes_the_engine_and_catches_a_rule_off_by_1e_4(op):
+    graph = FLOAT_GRAPHS[op]
+    assert_grads_fd(graph, autograd)
+    with pytest.raises(GradientMismatch):
+        assert_grads_fd(graph, wrong_engine(op, 1 + 1e-4))
+
+
+@pytest.mark.parametrize("op", sorted(RATIONAL_OPS))
+def test_exact_oracle_passes_the_engine_and_catches_a_rule_off_by_1e_9(op):
+    graph = rational(FLOAT_GRAPHS[op])
+    assert_grads_exact(graph, autograd)
+    with pytest.raises(GradientMismatch):
+        assert_grads_exact(graph, wrong_engine(op, TINY))
+
+
+def test_rational_ops_cover_the_closed_part_of_the_table():
+    assert set(RATIONAL_OPS) == {"add", "mul", "neg", "sub", "div", "addc", "rsub", "mulc", "rdiv", "powc",
+                                 "relu", "vsum", "dot"}  # fmt: skip
+
+
+def test_mismatch_message_shows_every_leaf_the_expression_and_a_runnable_snippet():
+    graph = FLOAT_GRAPHS["mul"]
+    with pytest.raises(GradientMismatch) as info:
+        assert_grads_symbolic(graph, wrong_engine("mul", 1 + 1e-9))
+    message = str(info.value)
+    shown = ("x0", "x1", "engine", "oracle", "abs err", "rel err", "x0*x1", "n2 = x0 * x1", "n2.backward()")
+    for text in shown:
+        assert text in message
+    rows = info.value.report.rows
+    assert [r.ok for r in rows] == [False, False]
+    assert rows[0].engine == pytest.approx(-1.3 * (1 + 1e-9), rel=1e-15)
+    assert rows[0].oracle == -1.3  # d(x0*x1)/dx0 = x1, an exact float here
+
+
+# verify_engine, on random graphs: the same verdicts, found by generation rather than by hand.
+@pytest.mark.parametrize(
+    ("op", "factor", "check"),
+    [("mul", TINY, "exact"), ("tanh", 1 + 1e-9, "symbolic"), ("tanh", 1 + 1e-4, "fd"), ("div", TINY, "exact"),
+     ("sigmoid", 1 + 1e-9, "symbolic"), ("exp", 1 + 1e-4, "fd")],
+)  # fmt: skip
+def test_verify_engine_fails_a_slightly_wrong_engine(op, factor, check):
+    result = verify_engine(wrong_engine(op, factor), checks=[check])[check]
+    assert not result.passed
+    assert "MISMATCH" in result.message
+
+
+def test_verify_engine_passes_the_engine_on_every_check():
+    results = verify_engine(autograd, max_examples=10)
+    assert set(results) == set(autograd.testing.CHECKS)
+    assert all(r.passed for r in results.values()), [str(r) for r in results.values() if not r.passed]
