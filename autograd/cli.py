@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -233,13 +234,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.command == "train":
+        if args.plot:  # fail on a missing matplotlib or folder before training, not after
+            _pyplot()
+            folder = os.path.dirname(os.path.abspath(args.plot))
+            if not os.path.isdir(folder):
+                parser.error(f"argument --plot: no such directory: {folder!r}")
+        try:
+            model, _, _ = train(args.steps, args.lr, args.hidden, args.seed, args.nonlin, args.every)
+        except OverflowError as exc:
+            print(f"train: diverged ({exc}); choose a smaller --lr", file=sys.stderr)
+            return 1
         if args.plot:
-            _pyplot()  # fail on a missing matplotlib before training, not after
-        model, _, _ = train(args.steps, args.lr, args.hidden, args.seed, args.nonlin, args.every)
-        if args.plot:
-            plot_decision_boundary(model, args.seed, args.plot)
+            try:
+                plot_decision_boundary(model, args.seed, args.plot)
+            except OSError as exc:
+                print(f"train: cannot write {args.plot!r}: {exc.strerror or exc}", file=sys.stderr)
+                return 1
             print(f"wrote {args.plot}")
         return 0
     try:

@@ -20,7 +20,7 @@ def make_moons(n: int = 200, noise: float = 0.1, seed: int = 0) -> tuple[list[li
     """
     if type(n) is not int or n < 2:
         raise ValueError(f"make_moons: n must be an int >= 2, got {n!r}")
-    if not (isinstance(noise, (int, float)) and 0 <= noise < math.inf):
+    if isinstance(noise, bool) or not (isinstance(noise, (int, float)) and 0 <= noise < math.inf):
         raise ValueError(f"make_moons: noise must be a finite number >= 0, got {noise!r}")
     rng = random.Random(seed)
     n_upper = n // 2

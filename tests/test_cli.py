@@ -1,0 +1,276 @@
+"""The command line: `python -m autograd train|sweep` run as subprocesses, plus in-process calls of
+autograd.cli.main (fast, and they count towards coverage, which subprocesses do not)."""
+
+import math
+import os
+import re
+import runpy
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograd import Value, cli
+from autograd.nn import MLP
+
+ROOT = Path(__file__).resolve().parent.parent
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+STEP_LINE = re.compile(r"^step\s+(\d+)\s+loss\s+(\d+\.\d+)\s+accuracy\s+(\d\.\d{3})$")
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
+
+
+def run(*args, code=None, timeout=300, cwd=None):
+    """`python -m autograd ARGS` (or `python -c CODE ARGS`) in a fresh interpreter."""
+    command = [sys.executable, *(["-c", code] if code else ["-m", "autograd"]), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=ENV, cwd=cwd)
+
+
+def step_lines(stdout):
+    return [(int(m[1]), float(m[2]), float(m[3])) for m in map(STEP_LINE.match, stdout.splitlines()) if m]
+
+
+def sweep_rows(stdout):
+    """{N: (w, dy/dx, w**N)} from the sweep table."""
+    rows = {}
+    for line in stdout.splitlines():
+        fields = line.split()
+        if fields and fields[0].isdigit():
+            n, w, _forward, _backward, dydx, analytic, _relerr = fields
+            rows[int(n)] = (float(w), float(dydx), float(analytic))
+    return rows
+
+
+def assert_one_line_error(done, code, *words):
+    assert done.returncode == code, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    for word in words:
+        assert word in lines[0], f"{word!r} missing from {lines[0]!r}"
+    return lines[0]
+
+
+# ---------------------------------------------------------------------- train (one real run, shared)
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """The default training run, once: about 10 s; --plot does not change the training."""
+    png = tmp_path_factory.mktemp("train") / "moons.png"
+    return run("train", "--plot", str(png)), png
+
+
+def test_train_reaches_full_accuracy_with_the_defaults(trained):
+    done, _ = trained
+    assert done.returncode == 0, done.stderr
+    steps = step_lines(done.stdout)
+    assert [s for s, _, _ in steps] == [*range(0, 150, 10), 149]  # progress every 10 steps, and the last
+    assert steps[-1][2] == 1.0  # accuracy 1.000 at the end
+    assert steps[-1][1] < steps[0][1] / 10  # the loss fell a lot
+    assert "337 parameters" in done.stdout.splitlines()[0]  # MLP(2, [16, 16, 1])
+    assert re.search(r"^done in [\d.]+ s: loss [\d.]+, accuracy 1\.000$", done.stdout, re.M)
+
+
+def test_train_plot_writes_a_png(trained):
+    done, png = trained
+    data = png.read_bytes()
+    assert data.startswith(PNG_SIGNATURE)
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (600, 450)  # 6 x 4.5 inches at 100 dpi
+    assert f"wrote {png}" in done.stdout
+
+
+def test_plot_without_matplotlib_is_one_clear_line(tmp_path):
+    # Block the import the way a missing package would, then run the real entry point.
+    code = (
+        "import runpy, sys; sys.modules['matplotlib'] = None; sys.argv[0] = 'autograd'; "
+        "runpy.run_module('autograd', run_name='__main__', alter_sys=True)"
+    )
+    done = run("train", "--plot", "moons.png", code=code, cwd=tmp_path)
+    assert_one_line_error(done, 1, "matplotlib", "pip install")
+    assert done.stdout == ""  # it stopped before training, not after
+    assert not (tmp_path / "moons.png").exists()
+
+
+# ---------------------------------------------------------------------- sweep
+def test_sweep_default_sizes_match_the_analytic_gradient():
+    done = run("sweep")
+    assert done.returncode == 0, done.stderr
+    rows = sweep_rows(done.stdout)
+    assert sorted(rows) == [100, 1000, 5000, 20000]
+    for n, (w, dydx, analytic) in rows.items():
+        assert w == 1.001
+        assert dydx == pytest.approx(1.001**n, rel=1e-9)
+        assert analytic == pytest.approx(1.001**n, rel=1e-11)
+
+
+def test_sweep_a_million():
+    done = run("sweep", "1000000")
+    assert done.returncode == 0, done.stderr
+    ((n, (w, dydx, _)),) = sweep_rows(done.stdout).items()
+    assert n == 1_000_000
+    # 1.001**N overflows a float here, so the documented fallback w = 1 + 1/N is used
+    assert w == pytest.approx(1 + 1 / n, rel=1e-12)
+    assert dydx == pytest.approx((1 + 1 / n) ** n, rel=1e-9)
+    assert dydx == pytest.approx(math.e * (1 - 1 / (2 * n)), rel=1e-9)  # (1 + 1/n)^n -> e
+
+
+def test_sweep_with_a_chosen_w():
+    done = run("sweep", "--w", "1.5", "50", "7")
+    assert done.returncode == 0, done.stderr
+    rows = sweep_rows(done.stdout)
+    assert list(rows) == [50, 7]
+    assert rows[50][1] == pytest.approx(1.5**50, rel=1e-9)
+    assert rows[7][1] == pytest.approx(17.0859375, rel=1e-12)  # 1.5^7 = 2187/128
+
+
+def test_sweep_overflow_is_one_line():
+    line = assert_one_line_error(run("sweep", "--w", "2", "2000"), 1, "sweep", "--w")
+    assert "overflow" in line.lower() or "too large" in line
+
+
+# ---------------------------------------------------------------------- help and bad arguments
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--help"], ["train", "sweep"]),
+        (["train", "--help"], ["--steps", "--lr", "--hidden", "--seed", "--plot", "--nonlin", "default"]),
+        (["sweep", "--help"], ["N", "--w", "100 1000 5000 20000"]),
+    ],
+)
+def test_help(args, words):
+    done = run(*args)
+    assert done.returncode == 0 and done.stderr == ""
+    for word in words:
+        assert word in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        ([], ["command"]),
+        (["bogus"], ["'bogus'"]),
+        (["train", "--steps", "0"], ["--steps", "'0'"]),
+        (["train", "--steps", "many"], ["--steps", "'many'"]),
+        (["train", "--lr", "-1"], ["--lr", "'-1'"]),
+        (["train", "--lr", "nan"], ["--lr", "'nan'"]),
+        (["train", "--hidden", "4,0"], ["--hidden", "'0'"]),
+        (["train", "--hidden", "4,x"], ["--hidden", "'x'"]),
+        (["train", "--nonlin", "sigmoid"], ["--nonlin", "'sigmoid'"]),
+        (["train", "--seed", "1.5"], ["--seed", "'1.5'"]),
+        (["train", "--every", "-3"], ["--every", "'-3'"]),
+        (["train", "--bogus"], ["--bogus"]),
+        (["train", "--plot"], ["--plot"]),
+        (["train", "--plot", "/no-such-folder-autograd/moons.png"], ["--plot", "no such directory"]),
+        (["sweep", "0"], ["N", "'0'"]),
+        (["sweep", "ten"], ["N", "'ten'"]),
+        (["sweep", "--w", "0"], ["--w", "'0'"]),
+        (["sweep", "--w", "inf"], ["--w", "'inf'"]),
+    ],
+)
+def test_bad_arguments_are_one_line_exit_2(args, words):
+    done = run(*args)
+    line = assert_one_line_error(done, 2, "error", *words)
+    assert line.startswith("python -m autograd")
+    assert done.stdout == ""
+
+
+# ---------------------------------------------------------------------- in process (coverage)
+def test_main_sweep_in_process(capsys):
+    assert cli.main(["sweep", "10", "30"]) == 0
+    rows = sweep_rows(capsys.readouterr().out)
+    assert rows[30][1] == pytest.approx(1.001**30, rel=1e-9)
+
+
+def test_main_sweep_overflow_in_process(capsys):
+    assert cli.main(["sweep", "--w", "2", "2000"]) == 1
+    assert "choose a smaller --w" in capsys.readouterr().err
+
+
+def test_main_train_in_process(capsys):
+    assert cli.main(["train", "--steps", "3", "--every", "1", "--hidden", "4", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert [s for s, _, _ in step_lines(out)] == [0, 1, 2]
+    assert "MLP(2, [4, 1])" in out and "17 parameters" in out  # (2+1)*4 + (4+1)*1
+
+
+def test_main_train_with_plot_in_process(tmp_path, capsys):
+    png = tmp_path / "small.png"
+    assert cli.main(["train", "--steps", "1", "--hidden", "2", "--nonlin", "relu", "--plot", str(png)]) == 0
+    assert png.read_bytes().startswith(PNG_SIGNATURE)
+    assert f"wrote {png}" in capsys.readouterr().out
+
+
+def test_main_without_matplotlib_in_process(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` now raises ImportError
+    png = tmp_path / "never.png"
+    with pytest.raises(SystemExit) as info:
+        cli.main(["train", "--plot", str(png)])
+    assert "matplotlib" in str(info.value.code) and "\n" not in str(info.value.code)
+    assert capsys.readouterr().out == "" and not png.exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["train", "--steps", "-1"], ["train", "--steps", "x"], ["train", "--lr", "x"], ["train", "--lr", "0"]],
+)
+def test_main_bad_argument_in_process(args, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(args)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and repr(args[-1]) in err
+
+
+def test_diverging_training_is_one_line(capsys):
+    assert cli.main(["train", "--steps", "3", "--hidden", "2", "--lr", "1e300"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "diverged" in err and "--lr" in err
+
+
+def test_unwritable_plot_path_is_one_line(tmp_path, capsys):
+    folder = tmp_path / "taken.png"
+    folder.mkdir()  # a folder where the PNG should go: the write fails after training
+    assert cli.main(["train", "--steps", "1", "--hidden", "2", "--plot", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write" in err and str(folder) in err
+
+
+def test_plot_into_a_missing_folder_fails_before_training(tmp_path, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["train", "--plot", str(tmp_path / "missing" / "moons.png")])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "no such directory" in err
+
+
+def test_module_entry_point_in_process(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["autograd", "sweep", "5"])
+    with pytest.raises(SystemExit) as info:
+        runpy.run_module("autograd", run_name="__main__")
+    assert info.value.code == 0
+    assert sweep_rows(capsys.readouterr().out)[5][1] == pytest.approx(1.001**5, rel=1e-9)
+
+
+def test_moons_loss_by_hand():
+    model = MLP(2, [1], seed=0)  # one linear neuron: score = b + w0 x + w1 y
+    (neuron,) = model.layers[0].neurons
+    neuron.w[0].data, neuron.w[1].data, neuron.b.data = 0.5, -2.0, 0.25
+    points, labels = [[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]], [1, -1, 1]
+    scores = [0.75, -1.75, -2.75]
+    hinge = [max(0.0, 1 - y * s) for y, s in zip(labels, scores, strict=True)]  # 0.25, 0, 3.75
+    expected = sum(hinge) / 3 + 1e-4 * (0.5**2 + 2.0**2 + 0.25**2)
+    loss, accuracy = cli.moons_loss(model, points, labels)
+    assert isinstance(loss, Value)
+    assert loss.data == pytest.approx(expected, rel=1e-14)
+    assert accuracy == pytest.approx(2 / 3)
+
+
+def test_train_function_returns_the_final_loss_and_accuracy(capsys):
+    model, loss, accuracy = cli.train(steps=3, lr=0.5, hidden=[3], seed=2, nonlin="tanh", every=5)
+    out = capsys.readouterr().out
+    steps = step_lines(out)
+    assert [s for s, _, _ in steps] == [0, 2]  # every 5th step, and the last
+    assert steps[-1][1:] == (round(loss, 4), round(accuracy, 3))
+    assert len(model.parameters()) == (2 + 1) * 3 + (3 + 1)
