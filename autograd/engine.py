@@ -16,9 +16,12 @@ Semantics
   fires its rule exactly once, after every consumer has delivered its share.
 * Leaves (Values not produced by an op: weights, inputs, constants) *accumulate*
   gradient across ``backward()`` calls, as in PyTorch: two calls without zeroing
-  give exactly twice the leaf gradients.  Interior nodes hold the gradient of
-  the latest pass only.  Reset leaves with ``Module.zero_grad()`` (or
-  ``v.grad = 0``).
+  give exactly twice the leaf gradients (each pass sums its own shares from 0
+  and adds the total once, so this holds bit for bit with floats too).
+  Interior nodes hold the gradient of the latest pass only.  Reset leaves with
+  ``Module.zero_grad()`` (or ``v.grad = 0``).
+* ``backward()`` keeps its visit marks on the nodes: two threads must not run
+  it at the same time over shared nodes.
 * Arithmetic is duck-typed: with ``int`` and ``fractions.Fraction`` data,
   ``+ - * /``, negation and integer powers stay exact (``int / int`` gives a
   Fraction, never a rounded float).  ``exp``, ``log``, ``tanh``, ``sigmoid``,
@@ -50,23 +53,34 @@ Operand = Union["Value", int, float, Fraction]
 Rule = Callable[["Value"], None]
 
 _INF = math.inf
+_NEG_INF = -math.inf  # a constant: -_INF would build a new float at every check
 
 
 class Value:
     """One real number in a computation graph, with its gradient."""
 
-    __slots__ = ("data", "grad", "_prev", "_back")
+    __slots__ = ("data", "grad", "_a", "_b", "_back", "_mark")
 
     data: Any
     grad: Any
-    _prev: tuple[Value, ...]
+    # The operands sit in two slots rather than in a tuple (one allocation, and
+    # one object for the cyclic GC to track, less per node): _a and _b for a
+    # binary op, _a alone for a unary op (_b is None), and for an n-ary op
+    # (vsum, dot) a tuple of all operands in _a.  ``_prev`` gives them as a tuple.
+    _a: Any
+    _b: Any
     _back: Rule | None
+    _mark: object  # backward()'s visit mark (see there)
 
     def __init__(self, data: Scalar) -> None:
         self.data = _check_number("Value", data)
         self.grad = 0
-        self._prev = ()
-        self._back = None
+        self._a = self._b = self._back = self._mark = None
+
+    @property
+    def _prev(self) -> tuple[Value, ...]:
+        """The operands this Value was computed from, in order (empty for a leaf)."""
+        return _operands(self._a, self._b)
 
     @property
     def op(self) -> str:
@@ -81,26 +95,59 @@ class Value:
     def __add__(self, other: Operand) -> Value:
         if type(other) is not Value:
             other = _as_value(other, "add", self)
-        return _node("add", self.data + other.data, (self, other), _add_back)
+        data = self.data + other.data
+        if not _NEG_INF < data < _INF:
+            raise _overflow("add", (self, other))
+        # _node's work, inlined in the three commonest ops: a call costs ~10% here
+        out: Value = _new(Value)
+        out.data = data
+        out.grad = 0
+        out._a = self
+        out._b = other
+        out._back = _add_back
+        out._mark = None
+        return out
 
     def __sub__(self, other: Operand) -> Value:
         if type(other) is not Value:
             other = _as_value(other, "sub", self)
-        return _node("sub", self.data - other.data, (self, other), _sub_back)
+        data = self.data - other.data
+        if not _NEG_INF < data < _INF:
+            raise _overflow("sub", (self, other))
+        # _node's work, inlined (see __add__)
+        out: Value = _new(Value)
+        out.data = data
+        out.grad = 0
+        out._a = self
+        out._b = other
+        out._back = _sub_back
+        out._mark = None
+        return out
 
     def __mul__(self, other: Operand) -> Value:
         if type(other) is not Value:
             other = _as_value(other, "mul", self)
-        return _node("mul", self.data * other.data, (self, other), _mul_back)
+        data = self.data * other.data
+        if not _NEG_INF < data < _INF:
+            raise _overflow("mul", (self, other))
+        # _node's work, inlined (see __add__)
+        out: Value = _new(Value)
+        out.data = data
+        out.grad = 0
+        out._a = self
+        out._b = other
+        out._back = _mul_back
+        out._mark = None
+        return out
 
     def __truediv__(self, other: Operand) -> Value:
         other = _as_value(other, "div", self)
         if other.data == 0:
             raise ZeroDivisionError(f"div: cannot divide {self.data!r} by zero ({other!r})")
-        return _node("div", _div(self.data, other.data), (self, other), _div_back)
+        return _node("div", _div(self.data, other.data), self, other, _div_back)
 
     def __neg__(self) -> Value:
-        return _node("neg", -self.data, (self,), _neg_back)
+        return _node("neg", -self.data, self, None, _neg_back)
 
     def __radd__(self, other: Operand) -> Value:
         return _as_value(other, "add", self) + self
@@ -129,9 +176,9 @@ class Value:
             out = _pow(x, c)
         except OverflowError:
             out = _INF
-        # The exponent rides along as a constant leaf so that every node keeps
-        # the same shape (a tuple of operands); _pow_back sends it no gradient.
-        return _node("pow", out, (self, _constant(c)), _pow_back)
+        # The exponent rides along as a constant leaf in the _b slot, so the rule
+        # can read it like any operand; _pow_back sends it no gradient.
+        return _node("pow", out, self, _constant(c), _pow_back)
 
     def __rpow__(self, base: Operand) -> Value:
         return _value_pow(_as_value(base, "pow", self), self)
@@ -142,69 +189,95 @@ class Value:
             out = math.exp(self.data)
         except OverflowError:
             out = _INF
-        return _node("exp", out, (self,), _exp_back)
+        return _node("exp", out, self, None, _exp_back)
 
     def log(self) -> Value:
         if self.data <= 0:
             raise ValueError(f"log: argument must be > 0, got {self.data!r}")
-        return _node("log", math.log(self.data), (self,), _log_back)
+        return _node("log", math.log(self.data), self, None, _log_back)
 
     def tanh(self) -> Value:
-        return _node("tanh", math.tanh(self.data), (self,), _tanh_back)
+        x = self.data
+        try:
+            out = math.tanh(x)
+        except OverflowError:  # an int or Fraction beyond float range, where tanh is +-1
+            out = 1.0 if x > 0 else -1.0
+        return _node("tanh", out, self, None, _tanh_back)
 
     def relu(self) -> Value:
         x = self.data
-        return _node("relu", x if x > 0 else 0 * x, (self,), _relu_back)
+        # x - x: 0 of x's type, never -0.0
+        return _node("relu", x if x > 0 else x - x, self, None, _relu_back)
 
     def sigmoid(self) -> Value:
         x = self.data
-        if x >= 0:  # two branches so that exp never sees a large positive argument
-            out = 1.0 / (1.0 + math.exp(-x))
-        else:
-            e = math.exp(x)
-            out = e / (1.0 + e)
-        return _node("sigmoid", out, (self,), _sigmoid_back)
+        try:
+            if x >= 0:  # two branches so that exp never sees a large positive argument
+                out = 1.0 / (1.0 + math.exp(-x))
+            else:
+                e = math.exp(x)
+                out = e / (1.0 + e)
+        except OverflowError:  # an int or Fraction beyond float range
+            out = 1.0 if x > 0 else 0.0
+        return _node("sigmoid", out, self, None, _sigmoid_back)
 
     # ------------------------------------------------------------------ backward
     def backward(self) -> None:
         """Set every reachable node's ``grad`` to d(self)/d(node); leaves accumulate.
 
         The interior nodes are put in topological order by an iterative
-        depth-first search (an explicit stack, never recursion) with a visited
-        map, so each node is listed exactly once, after every node it feeds.
-        Walking that list backwards fires each rule once, when all of its
-        node's gradient has arrived.  A node used twice by one op (``a * a``)
+        depth-first search (an explicit stack, never recursion) that marks
+        each node it visits, so each node is listed exactly once, after every
+        node it feeds.  Walking that list backwards fires each rule once, when
+        all of its node's gradient has arrived.  A node used twice by one op (``a * a``)
         simply receives two shares.
         """
         if self._back is None:  # a leaf on its own: d(self)/d(self) = 1
             self.grad += 1
-            _check_grads([self])
             return
+        # Each node's _mark says where the search is with it.  The marks are
+        # new objects for every pass, so a mark left by an earlier pass (even
+        # one cut short by an error) never matches and nothing needs resetting.
+        opened, listed = object(), object()
         order: list[Value] = []
-        emitted: dict[Value, bool] = {}  # False while its inputs are explored, then True
-        leaves: list[Value] = []
+        leaves: list[Value] = []  # each leaf once, with the gradient it had before this pass
+        before: list[Any] = []
         stack = [self]
         while stack:
             node = stack.pop()
-            state = emitted.get(node)
-            if state is None:  # first visit: list it after its inputs
-                emitted[node] = False
+            mark = node._mark
+            if mark is opened:  # its inputs are all listed now
+                node._mark = listed
+                order.append(node)
+            elif mark is not listed:  # first visit: list it after its inputs
+                node._mark = opened
                 node.grad = 0  # interior: this pass's gradient only
                 stack.append(node)
-                for child in node._prev:
+                a, b = node._a, node._b
+                for child in (a, b) if b is not None else a if type(a) is tuple else (a,):
+                    if child._mark is listed:
+                        continue  # already listed in this pass (leaves are listed at once)
                     if child._back is None:
+                        child._mark = listed
                         leaves.append(child)
-                    elif child not in emitted:
-                        stack.append(child)
-            elif state is False:  # its inputs are all listed now
-                emitted[node] = True
-                order.append(node)
-            # state True: a stale second copy on the stack, already listed
+                        before.append(child.grad)
+                        child.grad = 0  # this pass's share is summed from 0, then added once
+                    else:
+                        stack.append(child)  # (an opened child would mean a cycle)
+            # listed: a stale second copy on the stack, already listed
 
         self.grad = 1
-        for node in reversed(order):
-            node._back(node)  # type: ignore[misc]  # only interior nodes are listed
-        _check_grads(leaves)
+        try:
+            for node in reversed(order):
+                node._back(node)  # type: ignore[misc]  # only interior nodes are listed
+        except OverflowError as exc:  # e.g. float ** int out of range inside the pow rule
+            for leaf, grad in zip(leaves, before, strict=True):
+                leaf.grad = grad  # leave the leaves as they were before this pass
+            raise OverflowError(f"backward: the gradient through {node.op} {node!r} overflowed") from exc
+        for leaf, grad in zip(leaves, before, strict=True):
+            leaf.grad = grad = grad + leaf.grad
+            if not _NEG_INF < grad < _INF:
+                raise OverflowError(f"backward: the gradient reaching {leaf!r} overflowed")
 
     # ------------------------------------------------------------------ debugging
     def to_dot(self) -> str:
@@ -232,7 +305,7 @@ def vsum(values: Iterable[Operand]) -> Value:
     total: Any = 0
     for v in terms:
         total += v.data
-    return _node("vsum", total, terms, _vsum_back)
+    return _node("vsum", total, terms, None, _vsum_back)
 
 
 def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Value:
@@ -243,13 +316,16 @@ def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Val
     """
     if len(ws) != len(xs):
         raise ValueError(f"dot: length mismatch, {len(ws)} weights and {len(xs)} inputs")
-    ws_ = [_as_value(w, "dot") for w in ws]
-    xs_ = [_as_value(x, "dot") for x in xs]
-    start_ = _as_value(start, "dot")
-    total = start_.data
-    for w, x in zip(ws_, xs_):
+    n = len(ws)
+    operands: tuple[Any, ...] = (*ws, *xs, start)
+    for operand in operands:
+        if type(operand) is not Value:  # numbers among them: make them constants
+            operands = tuple(v if type(v) is Value else _as_value(v, "dot") for v in operands)
+            break
+    total = operands[-1].data
+    for w, x in zip(operands[:n], operands[n:-1], strict=True):
         total += w.data * x.data
-    return _node("dot", total, (*ws_, *xs_, start_), _dot_back)
+    return _node("dot", total, operands, None, _dot_back)
 
 
 # ---------------------------------------------------------------------- rules
@@ -257,70 +333,70 @@ def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Val
 # operand's share of it.  Shares are added (+=), never assigned: an operand may
 # be used by several ops, or twice by one op.
 def _add_back(out: Value) -> None:
-    a, b = out._prev
+    a, b = out._a, out._b
     a.grad += out.grad
     b.grad += out.grad
 
 
 def _sub_back(out: Value) -> None:
-    a, b = out._prev
+    a, b = out._a, out._b
     a.grad += out.grad
     b.grad -= out.grad
 
 
 def _mul_back(out: Value) -> None:
-    a, b = out._prev
+    a, b = out._a, out._b
     a.grad += out.grad * b.data
     b.grad += out.grad * a.data
 
 
 def _div_back(out: Value) -> None:
-    a, b = out._prev
+    a, b = out._a, out._b
     a.grad += _div(out.grad, b.data)
     b.grad -= _div(out.grad * out.data, b.data)  # d(a/b)/db = -(a/b)/b
 
 
 def _neg_back(out: Value) -> None:
-    (a,) = out._prev
+    a = out._a
     a.grad -= out.grad
 
 
 def _pow_back(out: Value) -> None:
-    a, exponent = out._prev  # the exponent is a constant: it gets no gradient
+    a, exponent = out._a, out._b  # the exponent is a constant: it gets no gradient
     c = exponent.data
     if c != 0:  # d(x**0)/dx = 0 everywhere, including at x = 0
         a.grad += out.grad * c * _pow(a.data, c - 1)
 
 
 def _value_pow_back(out: Value) -> None:
-    a, b = out._prev
+    a, b = out._a, out._b
     a.grad += out.grad * b.data * _pow(a.data, b.data - 1)
     b.grad += out.grad * out.data * math.log(a.data)
 
 
 def _exp_back(out: Value) -> None:
-    (a,) = out._prev
+    a = out._a
     a.grad += out.grad * out.data
 
 
 def _log_back(out: Value) -> None:
-    (a,) = out._prev
+    a = out._a
     a.grad += _div(out.grad, a.data)
 
 
 def _tanh_back(out: Value) -> None:
-    (a,) = out._prev
+    a = out._a
     a.grad += out.grad * (1 - out.data * out.data)
 
 
 def _relu_back(out: Value) -> None:
-    (a,) = out._prev
+    a = out._a
     if out.data > 0:
         a.grad += out.grad
 
 
 def _sigmoid_back(out: Value) -> None:
-    (a,) = out._prev
+    a = out._a
     a.grad += out.grad * out.data * (1 - out.data)
 
 
@@ -332,10 +408,11 @@ def _vsum_back(out: Value) -> None:
 
 def _dot_back(out: Value) -> None:
     g = out.grad
-    prev = out._prev
+    if not g:  # nothing arrives (as behind an inactive relu): every share is 0, as relu's rule has it
+        return
+    prev = out._a
     n = len(prev) // 2  # prev = (*ws, *xs, start)
-    for i in range(n):
-        w, x = prev[i], prev[n + i]
+    for w, x in zip(prev[:n], prev[n:-1], strict=True):
         w.grad += g * x.data
         x.grad += g * w.data
     prev[-1].grad += g
@@ -353,17 +430,35 @@ _RULE_NAMES: dict[Rule, str] = {
 _new = object.__new__
 
 
-def _node(op: str, data: Any, prev: tuple[Value, ...], back: Rule) -> Value:
-    """A new interior node; refuses a result too large for a float."""
-    if not -_INF < data < _INF:
-        shown = ", ".join(repr(v.data) for v in prev)
-        raise OverflowError(f"{op}: result of {op}({shown}) is too large for a float")
+def _node(op: str, data: Any, a: Any, b: Any, back: Rule) -> Value:
+    """A new interior node with operands ``a`` and ``b`` (see Value's slots).
+
+    Refuses a result too large for a float.
+    """
+    if not _NEG_INF < data < _INF:
+        raise _overflow(op, _operands(a, b))
     out: Value = _new(Value)
     out.data = data
     out.grad = 0
-    out._prev = prev
+    out._a = a
+    out._b = b
     out._back = back
+    out._mark = None
     return out
+
+
+def _overflow(op: str, operands: tuple[Value, ...]) -> OverflowError:
+    shown = ", ".join(repr(v.data) for v in operands)
+    return OverflowError(f"{op}: result of {op}({shown}) is too large for a float")
+
+
+def _operands(a: Any, b: Any) -> tuple[Value, ...]:
+    """The operands kept in a node's _a and _b slots, as a tuple."""
+    if b is not None:
+        return (a, b)
+    if a is None:
+        return ()
+    return a if type(a) is tuple else (a,)
 
 
 def _value_pow(base: Value, exponent: Value) -> Value:
@@ -374,19 +469,13 @@ def _value_pow(base: Value, exponent: Value) -> Value:
         out = x**y
     except OverflowError:
         out = _INF
-    return _node("pow", out, (base, exponent), _value_pow_back)
-
-
-def _check_grads(leaves: list[Value]) -> None:
-    for leaf in leaves:
-        if not -_INF < leaf.grad < _INF:
-            raise OverflowError(f"backward: the gradient reaching {leaf!r} overflowed")
+    return _node("pow", out, base, exponent, _value_pow_back)
 
 
 def _check_number(op: str, x: Any, *context: Any) -> Any:
     """Return ``x`` if it is a finite real number, else raise naming ``op``."""
     if type(x) in _EXACT_TYPES or (isinstance(x, Real) and not isinstance(x, bool)):
-        if -_INF < x < _INF:
+        if _NEG_INF < x < _INF:
             return x
         raise ValueError(f"{op}: {x!r} is not finite; Values hold finite numbers only")
     with_ = f" with {context[0]!r}" if context else ""
@@ -405,8 +494,7 @@ def _constant(x: Any) -> Value:
     leaf: Value = _new(Value)
     leaf.data = x
     leaf.grad = 0
-    leaf._prev = ()
-    leaf._back = None
+    leaf._a = leaf._b = leaf._back = leaf._mark = None
     return leaf
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from autograd.engine import Operand, Value, dot
+from autograd.engine import Operand, Value, _as_value, dot
 
 __all__ = ["MLP", "Layer", "Module", "Neuron"]
 
@@ -76,6 +76,9 @@ class Layer(Module):
         self.neurons = [Neuron(nin, nonlin, rng) for _ in range(nout)]
 
     def __call__(self, x: Sequence[Operand]) -> list[Value]:
+        if len(x) == len(self.neurons[0].w):  # (a wrong length is for the neurons to report)
+            # Numbers among the inputs become constants once here, not once in every neuron's dot.
+            x = [v if type(v) is Value else _as_value(v, "dot") for v in x]
         return [n(x) for n in self.neurons]
 
     def parameters(self) -> list[Value]:
@@ -94,8 +97,12 @@ class MLP(Module):
     """
 
     def __init__(self, nin: int, nouts: Sequence[int], nonlin: str = "tanh", seed: int = 0) -> None:
+        if not isinstance(nouts, Sequence):
+            raise TypeError(f"MLP: nouts must be a sequence of layer sizes, got {nouts!r}")
         if not nouts:
             raise ValueError("MLP: nouts must name at least one layer size")
+        if nonlin not in NONLINEARITIES:  # checked here too: MLP(2, [1]) has no hidden layer to check it
+            raise ValueError(f"MLP: nonlin must be one of {NONLINEARITIES}, got {nonlin!r}")
         rng = random.Random(seed)
         sizes = [nin, *nouts]
         self.layers = [
@@ -104,14 +111,14 @@ class MLP(Module):
         ]
 
     def __call__(self, x: Sequence[Operand]) -> Value | list[Value]:
-        out: Sequence[Operand] = x
-        for layer in self.layers:
+        out = self.layers[0](x)
+        for layer in self.layers[1:]:
             out = layer(out)
-        result = list(out)  # type: ignore[arg-type]  # every layer returns Values
-        return result[0] if len(result) == 1 else result
+        return out[0] if len(out) == 1 else out
 
     def parameters(self) -> list[Value]:
         return [p for layer in self.layers for p in layer.parameters()]
 
     def __repr__(self) -> str:
-        return f"MLP({len(self.layers[0].neurons[0].w)}, {[len(l.neurons) for l in self.layers]})"
+        sizes = [len(layer.neurons) for layer in self.layers]
+        return f"MLP({len(self.layers[0].neurons[0].w)}, {sizes})"
