@@ -439,6 +439,29 @@ def test_backward_twice_on_the_fan_out_graph():
     assert h.grad == 5.0  # interior: the latest pass only
 
 
+def test_backward_twice_doubles_float_leaves_bit_for_bit():
+    # x collects three shares of 0.2.  Adding the second pass's shares one by
+    # one onto the first pass's total would give 1.2000000000000002, not
+    # 2 * 0.6000000000000001; each pass sums its own shares from 0 instead.
+    x = Value(0.5)
+    y = x * 0.2 + x * 0.2 + x * 0.2
+    y.backward()
+    assert x.grad == 0.2 + 0.2 + 0.2
+    y.backward()
+    assert x.grad == 2 * (0.2 + 0.2 + 0.2)
+    assert 0.2 + 0.2 + 0.2 + 0.2 + 0.2 + 0.2 != 2 * (0.2 + 0.2 + 0.2)  # why the test can fail
+
+
+def test_overflow_mid_pass_leaves_the_leaves_as_they_were():
+    x, z = Value(0.5), Value(3.0)
+    (z * 2).backward()
+    assert z.grad == 2
+    y = x**-1023 + z  # the pow rule overflows after z has received its share
+    with pytest.raises(OverflowError, match="backward"):
+        y.backward()
+    assert (x.grad, z.grad) == (0, 2)
+
+
 def test_interior_gradient_belongs_to_the_latest_output():
     x = Value(2)
     h = x * 3
