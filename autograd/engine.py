@@ -243,27 +243,29 @@ class Value:
         leaves: list[Value] = []  # each leaf once, with the gradient it had before this pass
         before: list[Any] = []
         stack = [self]
+        # bound methods, looked up once: this loop runs once per edge of the graph
+        push, list_node, list_leaf, keep_grad = stack.append, order.append, leaves.append, before.append
         while stack:
             node = stack.pop()
             mark = node._mark
             if mark is opened:  # its inputs are all listed now
                 node._mark = listed
-                order.append(node)
+                list_node(node)
             elif mark is not listed:  # first visit: list it after its inputs
                 node._mark = opened
                 node.grad = 0  # interior: this pass's gradient only
-                stack.append(node)
+                push(node)
                 a, b = node._a, node._b
                 for child in (a, b) if b is not None else a if type(a) is tuple else (a,):
                     if child._mark is listed:
                         continue  # already listed in this pass (leaves are listed at once)
                     if child._back is None:
                         child._mark = listed
-                        leaves.append(child)
-                        before.append(child.grad)
+                        list_leaf(child)
+                        keep_grad(child.grad)
                         child.grad = 0  # this pass's share is summed from 0, then added once
                     else:
-                        stack.append(child)  # (an opened child would mean a cycle)
+                        push(child)  # (an opened child would mean a cycle)
             # listed: a stale second copy on the stack, already listed
 
         self.grad = 1
