@@ -25,7 +25,8 @@ Semantics
 * Arithmetic is duck-typed: with ``int`` and ``fractions.Fraction`` data,
   ``+ - * /``, negation and integer powers stay exact (``int / int`` gives a
   Fraction, never a rounded float).  ``exp``, ``log``, ``tanh``, ``sigmoid``,
-  non-integer powers and ``Value ** Value`` give floats.
+  non-integer powers and ``Value ** Value`` give floats (``Value ** Value`` of
+  two ints keeps Python's int result; its gradient involves a log, a float).
 * Values hold finite real numbers only.  ``bool`` is rejected (``True`` is an
   int in Python, but almost always a mistake here), and so are NaN and the
   infinities.  Every error is raised by the operation that goes wrong, naming
