@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -38,10 +39,24 @@ SURVIVING = ("survived", "no tests")  # statuses of `mutmut results` that count 
 MUTANT_NAME = re.compile(r"`([\w.]+__mutmut_\d+)`")
 
 
+# A mutant that breaks backward()'s visit marks can loop forever, growing its
+# stack until the machine runs out of memory (seen: 15 GB).  Capping each
+# process's address space turns that into a MemoryError, i.e. a failing test,
+# i.e. a killed mutant, within seconds.
+MEMORY_LIMIT = 6 * 2**30
+
+
+def _cap_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
 def mutmut(*args: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "mutmut", *args]
     print("+", " ".join(command[2:]), flush=True)
-    return subprocess.run(command, cwd=ROOT, text=True, capture_output=args[0] != "run")
+    running = args[0] == "run"
+    return subprocess.run(
+        command, cwd=ROOT, text=True, capture_output=not running, preexec_fn=_cap_memory if running else None
+    )
 
 
 def documented() -> tuple[set[str], int]:

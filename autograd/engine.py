@@ -145,10 +145,10 @@ class Value:
         other = _as_value(other, "div", self)
         if other.data == 0:
             raise ZeroDivisionError(f"div: cannot divide {self.data!r} by zero ({other!r})")
-        return _node("div", _div(self.data, other.data), self, other, _div_back)
+        return _node(_div(self.data, other.data), self, other, _div_back)
 
     def __neg__(self) -> Value:
-        return _node("neg", -self.data, self, None, _neg_back)
+        return _node(-self.data, self, None, _neg_back)
 
     def __radd__(self, other: Operand) -> Value:
         return _as_value(other, "add", self) + self
@@ -179,7 +179,7 @@ class Value:
             out = _INF
         # The exponent rides along as a constant leaf in the _b slot, so the rule
         # can read it like any operand; _pow_back sends it no gradient.
-        return _node("pow", out, self, _constant(c), _pow_back)
+        return _node(out, self, _constant(c), _pow_back)
 
     def __rpow__(self, base: Operand) -> Value:
         return _value_pow(_as_value(base, "pow", self), self)
@@ -190,12 +190,12 @@ class Value:
             out = math.exp(self.data)
         except OverflowError:
             out = _INF
-        return _node("exp", out, self, None, _exp_back)
+        return _node(out, self, None, _exp_back)
 
     def log(self) -> Value:
         if self.data <= 0:
             raise ValueError(f"log: argument must be > 0, got {self.data!r}")
-        return _node("log", math.log(self.data), self, None, _log_back)
+        return _node(math.log(self.data), self, None, _log_back)
 
     def tanh(self) -> Value:
         x = self.data
@@ -203,12 +203,12 @@ class Value:
             out = math.tanh(x)
         except OverflowError:  # an int or Fraction beyond float range, where tanh is +-1
             out = 1.0 if x > 0 else -1.0
-        return _node("tanh", out, self, None, _tanh_back)
+        return _node(out, self, None, _tanh_back)
 
     def relu(self) -> Value:
         x = self.data
         # x - x: 0 of x's type, never -0.0
-        return _node("relu", x if x > 0 else x - x, self, None, _relu_back)
+        return _node(x if x > 0 else x - x, self, None, _relu_back)
 
     def sigmoid(self) -> Value:
         x = self.data
@@ -220,7 +220,7 @@ class Value:
                 out = e / (1.0 + e)
         except OverflowError:  # an int or Fraction beyond float range
             out = 1.0 if x > 0 else 0.0
-        return _node("sigmoid", out, self, None, _sigmoid_back)
+        return _node(out, self, None, _sigmoid_back)
 
     # ------------------------------------------------------------------ backward
     def backward(self) -> None:
@@ -274,10 +274,10 @@ class Value:
             for node in reversed(order):
                 node._back(node)  # type: ignore[misc]  # only interior nodes are listed
         except OverflowError as exc:  # e.g. float ** int out of range inside the pow rule
-            for leaf, grad in zip(leaves, before, strict=True):
+            for leaf, grad in zip(leaves, before):
                 leaf.grad = grad  # leave the leaves as they were before this pass
             raise OverflowError(f"backward: the gradient through {node.op} {node!r} overflowed") from exc
-        for leaf, grad in zip(leaves, before, strict=True):
+        for leaf, grad in zip(leaves, before):
             leaf.grad = grad = grad + leaf.grad
             if not _NEG_INF < grad < _INF:
                 raise OverflowError(f"backward: the gradient reaching {leaf!r} overflowed")
@@ -308,7 +308,7 @@ def vsum(values: Iterable[Operand]) -> Value:
     total: Any = 0
     for v in terms:
         total += v.data
-    return _node("vsum", total, terms, None, _vsum_back)
+    return _node(total, terms, None, _vsum_back)
 
 
 def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Value:
@@ -326,9 +326,9 @@ def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Val
             operands = tuple(v if type(v) is Value else _as_value(v, "dot") for v in operands)
             break
     total = operands[-1].data
-    for w, x in zip(operands[:n], operands[n:-1], strict=True):
+    for w, x in zip(operands[:n], operands[n:-1]):
         total += w.data * x.data
-    return _node("dot", total, operands, None, _dot_back)
+    return _node(total, operands, None, _dot_back)
 
 
 # ---------------------------------------------------------------------- rules
@@ -415,7 +415,7 @@ def _dot_back(out: Value) -> None:
         return
     prev = out._a
     n = len(prev) // 2  # prev = (*ws, *xs, start)
-    for w, x in zip(prev[:n], prev[n:-1], strict=True):
+    for w, x in zip(prev[:n], prev[n:-1]):
         w.grad += g * x.data
         x.grad += g * w.data
     prev[-1].grad += g
@@ -433,13 +433,13 @@ _RULE_NAMES: dict[Rule, str] = {
 _new = object.__new__
 
 
-def _node(op: str, data: Any, a: Any, b: Any, back: Rule) -> Value:
+def _node(data: Any, a: Any, b: Any, back: Rule) -> Value:
     """A new interior node with operands ``a`` and ``b`` (see Value's slots).
 
     Refuses a result too large for a float.
     """
     if not _NEG_INF < data < _INF:
-        raise _overflow(op, _operands(a, b))
+        raise _overflow(_RULE_NAMES[back], _operands(a, b))
     out: Value = _new(Value)
     out.data = data
     out.grad = 0
@@ -472,7 +472,7 @@ def _value_pow(base: Value, exponent: Value) -> Value:
         out = x**y
     except OverflowError:
         out = _INF
-    return _node("pow", out, base, exponent, _value_pow_back)
+    return _node(out, base, exponent, _value_pow_back)
 
 
 def _check_number(op: str, x: Any, *context: Any) -> Any:
