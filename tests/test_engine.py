@@ -462,6 +462,24 @@ def test_overflow_mid_pass_leaves_the_leaves_as_they_were():
     assert (x.grad, z.grad) == (0, 2)
 
 
+def test_overflow_mid_pass_restores_a_leaf_used_twice_to_its_previous_gradient():
+    # z is met twice by the search (z * z); it must be saved, and restored, once
+    x, z = Value(0.5), Value(3.0)
+    (z * 2).backward()
+    y = x**-1023 + z * z
+    with pytest.raises(OverflowError, match="backward"):
+        y.backward()
+    assert z.grad == 2
+
+
+def test_leaf_gradient_accumulating_to_minus_infinity_is_refused():
+    a = Value(1.0)
+    (a * -1e308).backward()
+    assert a.grad == -1e308
+    with pytest.raises(OverflowError, match="backward"):
+        (a * -1e308).backward()  # -1e308 + -1e308 is -inf
+
+
 def test_interior_gradient_belongs_to_the_latest_output():
     x = Value(2)
     h = x * 3
