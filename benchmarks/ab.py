@@ -22,6 +22,8 @@ from typing import Any
 
 from autograd.datasets import make_moons
 from benchmarks import timing
+from benchmarks.workloads import chain as timed_chain
+from benchmarks.workloads import one_sample_step
 
 
 def load(tag: str, folder: Path) -> tuple[Any, Any]:
@@ -43,11 +45,7 @@ def workloads(engine: Any, nn: Any) -> dict[str, Callable[[], tuple[tuple[float,
     points, labels = make_moons(200, noise=0.1, seed=0)
 
     def one_sample() -> tuple[tuple[float, float], Any]:
-        t0 = timing.clock()
-        out = model(points[0])
-        t1 = timing.clock()
-        out.backward()
-        return (t1 - t0, timing.clock() - t1), out
+        return one_sample_step(model, points[0])
 
     def batch() -> tuple[tuple[float, float], Any]:
         t0 = timing.clock()
@@ -60,14 +58,8 @@ def workloads(engine: Any, nn: Any) -> dict[str, Callable[[], tuple[tuple[float,
         return (t1 - t0, timing.clock() - t1), loss
 
     def chain(n: int = 20_000) -> tuple[tuple[float, float], Any]:
-        x, w, b = engine.Value(1.0), engine.Value(1.0 + 1.0 / n), engine.Value(0.001)
-        t0 = timing.clock()
-        y = x
-        for _ in range(n):
-            y = y * w + b
-        t1 = timing.clock()
-        y.backward()
-        return ((t1 - t0) / (2 * n), (timing.clock() - t1) / (2 * n)), y
+        (forward, backward), y = timed_chain(engine.Value, n)
+        return (forward / (2 * n), backward / (2 * n)), y
 
     return {"one-sample step": one_sample, "batch step": batch, "chain, per node": chain}
 
