@@ -12,6 +12,9 @@ differences.  Random computation graphs come from hypothesis strategies.
 * :mod:`autograd.testing.strategies`: hypothesis strategies for graphs.
 * :mod:`autograd.testing.oracles`: ``assert_grads_exact``,
   ``assert_grads_symbolic``, ``assert_grads_fd``, ``gradcheck``.
+* :mod:`autograd.testing.higher`: second and third derivatives:
+  ``assert_hessian_exact``, ``assert_hessian_symbolic``, ``assert_hessian_fd``,
+  ``assert_third_exact``, ``gradgradcheck``, ``supports_higher_order``.
 * :mod:`autograd.testing.checks`: the properties, ``verify_engine``.
 
 An *engine* is a module or namespace with a ``Value`` class and optionally the
@@ -32,6 +35,15 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
 from autograd.testing.checks import CHECKS, CheckResult, verify_engine
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.graph import Graph, Node
+from autograd.testing.higher import (
+    assert_hessian_exact,
+    assert_hessian_fd,
+    assert_hessian_symbolic,
+    assert_third_exact,
+    check_second_order,
+    gradgradcheck,
+    supports_higher_order,
+)
 from autograd.testing.oracles import (
     GradcheckReport,
     GradientMismatch,
@@ -52,7 +64,14 @@ __all__ = [
     "assert_grads_exact",
     "assert_grads_fd",
     "assert_grads_symbolic",
+    "assert_hessian_exact",
+    "assert_hessian_fd",
+    "assert_hessian_symbolic",
+    "assert_third_exact",
+    "check_second_order",
     "gradcheck",
+    "gradgradcheck",
     "resolve_engine",
+    "supports_higher_order",
     "verify_engine",
 ]

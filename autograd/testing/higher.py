@@ -1,0 +1,631 @@
+"""Second- and third-order oracles that never use an engine's derivative rules.
+
+The engine's derivatives
+    For any engine with ``backward(create_graph=True)`` (reached through the
+    Engine adapter only, so foreign engines are checked the same way), row i of
+    the Hessian is obtained by building the graph afresh, running
+    ``backward(create_graph=True)`` from the output, taking leaf i's gradient
+    ``g_i`` (a Value), zeroing the gradient of every Value we built, and running
+    a plain ``backward()`` from ``g_i``: leaf j's gradient is then
+    d2 out / dxi dxj.  A ``g_i`` that is a plain number (the output does not
+    depend on x_i, or only linearly through constants) gives a zero row.  Third
+    derivatives take one more ``create_graph`` pass.  A fresh build per row
+    means an engine whose interior gradients accumulate across passes is judged
+    fairly at second order.
+
+``assert_hessian_exact``, ``assert_third_exact``
+    Rational graphs on Fraction leaves: every entry of the engine's Hessian
+    (all n*n, so an asymmetric result is caught too) must EQUAL sympy's
+    ``diff`` taken twice (three times), evaluated at the rational point.  Zero
+    tolerance.  sympy's partials are cached per graph structure.
+
+``assert_hessian_symbolic``
+    Float leaves: sympy's Hessian evaluated by mpmath at ``MP_DPS`` digits (as
+    the first-order reference) against the engine's float Hessian, within a
+    tolerance derived per entry from the graph.  For a composition, the
+    second-order chain rule gives a sum over nodes k::
+
+        H_ij = sum_k  abar_k * sum_{a,b} phi''_k[a,b] * T_a,i * T_b,j
+
+    where ``abar_k = d out / d v_k`` (a sum over paths from k to the output of
+    products of local partials), ``phi''_k`` the op's second partials and
+    ``T_a,i = d v_a / d x_i`` (a sum over paths from leaf i to operand a).  A
+    reverse-over-reverse engine computes exactly these products: the
+    ``create_graph`` pass builds the adjoints as products of partials, and the
+    plain pass from ``g_i`` multiplies by the same partials on the way down
+    (its derivative of a partial with respect to the op's operands is the
+    ``phi''`` factor).  So the first-order analysis of the first-order oracle
+    carries over, term by term:
+
+    * Backward (products and accumulations): every edge on a path costs
+      ``w_e = 2 + partial_err_e`` ulps as at first order, and each second
+      partial ``w2_k = 4 + partial_err_k`` ulps of its *magnitude*
+      ``M_k[a,b]``: the sum of the absolute values of the terms of sympy's
+      expanded second partial.  ``M`` and not ``|phi''|`` because an engine
+      evaluates the second partial as a sum of terms that may cancel (sigmoid's
+      is ``s'(1 - s) - s's``): the expanded form's terms are at least as large
+      as those of the natural graph-mode rules (checked op by op for this
+      engine: tanh, sigmoid, vpow, div are the ones with two terms).  With
+      ``A_k``, ``T_a,i`` summed over paths with absolute partials, and ``AW``,
+      ``TW`` the same sums weighted by the ulps of each path::
+
+          W_ij = sum_k sum_{a,b} M_k[a,b] * (AW_k T_a,i T_b,j
+                 + A_k (w2_k T_a,i T_b,j + TW_a,i T_b,j + T_a,i TW_b,j))
+
+    * Forward: node k's value is off by ``fwd_err_k`` ulps (absolute), which
+      moves H by ``S_ij = sum_k fwd_err_k * |d H_ij / d v_k|``; the sensitivity
+      comes from central differences of the formula above evaluated in floats
+      with node k bumped (as the first-order oracle does with the gradient).
+
+    ``tol_ij = C * eps * (S_ij + W_ij) + C * 2**-1074 * (1 + W_ij)`` with the
+    first-order oracle's safety factor C = 16 (library functions a couple of
+    ulps off, the dropped O(eps**2) terms).  This is sound for the same reason
+    as the first-order bound: it is a first-order rounding analysis of the very
+    products and sums a graph-mode engine evaluates, with every term counted in
+    absolute value, on graphs whose nodes stay in well-conditioned regions.
+    A rule whose second-order term is off by 1 + 1e-9 (4.5e6 ulps) lands far
+    outside it.
+
+``assert_hessian_fd``, ``gradgradcheck``
+    Central differences (Richardson, as ``gradcheck``) of the engine's
+    FIRST-ORDER gradient against its second-order result, like torch's
+    ``gradgradcheck``.  The function differenced is itself a rounded gradient,
+    so on graphs the rounding term uses the first-order oracle's derived bound
+    ``tol_i`` for ``g_i`` (``4 * tol_i / h`` is added to ``atol``; Richardson's
+    rounding error is at most ``1.5 * tol_i / h``).  ``gradgradcheck`` of an
+    arbitrary function has no graph: its rounding term is ``_fd_row``'s
+    ``4 * eps * F / h`` with F the largest gradient seen, and ``rtol``/``atol``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import mpmath  # type: ignore[import-untyped]
+import sympy  # type: ignore[import-untyped]
+
+from autograd.testing.engines import resolve_engine
+from autograd.testing.graph import MP_DPS, Graph, _mpf, _sympy_gradient, _sympy_slots
+from autograd.testing.ops import FLOAT_MODULES, MP_MODULES, OPS
+from autograd.testing.oracles import (
+    EPS,
+    FD_ATOL,
+    FD_RTOL,
+    SYMBOLIC_SAFETY,
+    TINY,
+    GradcheckReport,
+    _compare,
+    _fd_row,
+    _finish,
+    _reference_sweep,
+    symbolic_tolerances,
+)
+
+__all__ = [
+    "GRADGRAD_ATOL",
+    "GRADGRAD_RTOL",
+    "assert_graph_mode_gradient",
+    "assert_hessian_exact",
+    "assert_hessian_fd",
+    "assert_hessian_symbolic",
+    "assert_third_exact",
+    "check_second_order",
+    "engine_derivatives",
+    "gradgradcheck",
+    "hessian_tolerances",
+    "snippet",
+    "supports_higher_order",
+]
+
+#: gradgradcheck's defaults: the differenced function is a gradient, a few ulps less accurate
+#: than a forward value, so one decade looser than gradcheck's.
+GRADGRAD_RTOL = 1e-6
+GRADGRAD_ATOL = 1e-9
+#: Extra ulps of an engine's evaluation of a second partial, beyond the first partial's.
+SECOND_PARTIAL_ERR = 4
+
+Build = Callable[[], tuple[list[Any], list[Any], Any]]  # () -> (leaves, every Value built, output)
+
+
+# ---------------------------------------------------------------------- the engine's side
+def supports_higher_order(engine: Any = None) -> bool:
+    """Whether ``backward(create_graph=True)`` is accepted and leaves a leaf gradient that is a
+    Value of the engine (differentiable again).  Any failure of the probe means no."""
+    eng = resolve_engine(engine)
+    cached = getattr(eng, "higher_order", None)
+    if isinstance(cached, bool):  # the adapter probes (and caches) this itself
+        return cached
+    try:
+        x = eng.Value(1.5)
+        (x * x).backward(create_graph=True)
+        return isinstance(x.grad, eng.Value)
+    except Exception:  # an engine without the keyword, or any failure: no higher order
+        return False
+
+
+def _derivatives(build: Build, eng: Any, n: int, order: int) -> dict[tuple[int, ...], Any]:
+    """``{(i, j, ...): d^order out / dxi dxj ...}`` for all n**order multi-indices (see module doc)."""
+    found: dict[tuple[int, ...], Any] = {}
+    for prefix in itertools.product(range(n), repeat=order - 1):
+        leaves, built, y = build()
+        for i in prefix:
+            _backward(eng, y, create_graph=True)
+            y = _grad(eng, leaves[i])
+            for v in built:
+                _set_grad(eng, v, 0)
+            if not isinstance(y, eng.Value):  # a constant gradient: every further derivative is 0
+                break
+        if isinstance(y, eng.Value):
+            _backward(eng, y)
+            row = [_grad(eng, leaf) for leaf in leaves]
+        else:
+            row = [0] * n
+        for j in range(n):
+            found[(*prefix, j)] = row[j]
+    return found
+
+
+def engine_derivatives(graph: Graph, engine: Any = None, order: int = 2) -> dict[tuple[int, ...], Any]:
+    """The engine's ``d^order out / dxi dxj ...`` of a graph, for every multi-index of leaves."""
+    eng = resolve_engine(engine)
+    n = len(graph.leaves)
+
+    def build() -> tuple[list[Any], list[Any], Any]:
+        values = graph.build(eng)
+        return values[:n], values, values[graph.out]
+
+    return _derivatives(build, eng, n, order)
+
+
+def _graph_mode_gradient(graph: Graph, eng: Any) -> list[Any]:
+    """The leaf gradients' values after ``backward(create_graph=True)`` (numbers)."""
+    values = graph.build(eng)
+    _backward(eng, values[graph.out], create_graph=True)
+    grads = [_grad(eng, v) for v in values[: len(graph.leaves)]]
+    return [_data(eng, g) if isinstance(g, eng.Value) else g for g in grads]
+
+
+# Until the Engine adapter of contract C1 (``eng.make``, ``eng.grad``, ...) is in main,
+# these fall back to our attribute names.
+def _backward(eng: Any, v: Any, create_graph: bool = False) -> None:
+    if hasattr(eng, "backward"):
+        eng.backward(v, create_graph=create_graph)
+    elif create_graph:
+        v.backward(create_graph=True)
+    else:
+        v.backward()
+
+
+def _grad(eng: Any, v: Any) -> Any:
+    return eng.grad(v) if hasattr(eng, "grad") else v.grad
+
+
+def _set_grad(eng: Any, v: Any, g: Any) -> None:
+    if hasattr(eng, "set_grad"):
+        eng.set_grad(v, g)
+    else:
+        v.grad = g
+
+
+def _data(eng: Any, v: Any) -> Any:
+    return eng.data(v) if hasattr(eng, "data") else v.data
+
+
+def _make(eng: Any, x: Any) -> Any:
+    return eng.make(x) if hasattr(eng, "make") else eng.Value(x)
+
+
+# ---------------------------------------------------------------------- sympy's side
+@functools.lru_cache(maxsize=16384)
+def _sympy_partial(structure: tuple[Any, ...], index: tuple[int, ...]) -> sympy.Expr:
+    """sympy's own ``d^k out / dx_index[0] ...`` (index sorted: mixed partials commute)."""
+    if len(index) == 1:
+        return _sympy_gradient(structure)[index[0]]
+    symbols, _ = _sympy_slots(structure)
+    # the prefix is cached too, so a second derivative serves every third one above it
+    return sympy.diff(_sympy_partial(structure, index[:-1]), symbols[index[-1]])
+
+
+@functools.lru_cache(maxsize=1024)
+def _mp_partials(structure: tuple[Any, ...], order: int) -> tuple[tuple[tuple[int, ...], ...], Any]:
+    """The sorted multi-indices and one mpmath function giving all their partials at once."""
+    symbols, _ = _sympy_slots(structure)
+    indices = tuple(itertools.combinations_with_replacement(range(len(symbols)), order))
+    exprs = [_sympy_partial(structure, idx) for idx in indices]
+    return indices, sympy.lambdify(symbols, exprs, modules=MP_MODULES, cse=True)
+
+
+def _exact_partials(graph: Graph, order: int) -> dict[tuple[int, ...], Fraction]:
+    symbols, _ = graph.sympy()
+    point = {
+        s: sympy.Rational(x.numerator, x.denominator)
+        for s, x in zip(symbols, map(Fraction, graph.leaves), strict=True)
+    }
+    found = {}
+    for idx in itertools.combinations_with_replacement(range(len(symbols)), order):
+        want = sympy.Rational(_sympy_partial(graph.structure, idx).xreplace(point))
+        found[idx] = Fraction(int(want.p), int(want.q))
+    return found
+
+
+def _mp_hessian(graph: Graph) -> dict[tuple[int, ...], Any]:
+    indices, f = _mp_partials(graph.structure, 2)
+    with mpmath.workdps(MP_DPS):
+        values = f(*[_mpf(x) for x in graph.leaves])
+        return {idx: mpmath.mpf(v) for idx, v in zip(indices, values, strict=True)}
+
+
+# ---------------------------------------------------------------------- reports
+def _row_name(names: Sequence[str], index: tuple[int, ...]) -> str:
+    return ",".join(names[i] for i in index)
+
+
+def _report(
+    title: str, graph: Graph, got: dict[tuple[int, ...], Any], want: Callable[[tuple[int, ...]], Any],
+    tol: Callable[[tuple[int, ...]], float],
+) -> GradcheckReport:  # fmt: skip
+    """One row per multi-index (value column: the leaf differentiated last)."""
+    names = graph.names()
+    report = GradcheckReport(title)
+    for index in sorted(got):
+        value = graph.leaves[index[-1]]
+        report.rows.append(_compare(_row_name(names, index), value, got[index], want(index), tol(index)))
+    return report
+
+
+def _finish_higher(report: GradcheckReport, graph: Graph, eng: Any, order: int) -> GradcheckReport:
+    if not report.ok:
+        report.details = (
+            f"output = {graph.sympy()[1]}\nreproduce with (runnable):\n{snippet(graph, eng.name, order)}\n"
+            f"graph description: {graph.code()}"
+        )
+    return _finish(report, None, eng.name)
+
+
+def snippet(graph: Graph, engine_name: str = "autograd", order: int = 2) -> str:
+    """Runnable Python printing the engine's derivatives of ``order`` (2 or 3) of the graph."""
+    lines = graph.snippet(engine_name).splitlines()[:-2]  # the build, without backward and print
+    leaves = ", ".join(graph.names()[: len(graph.leaves)])
+    out = graph.names()[graph.out]
+    lines += [
+        f"leaves = [{leaves}]",
+        "",
+        "",
+        "def grads_of(y, create_graph):  # d y / d leaf, each leaf's gradient zeroed first",
+        "    for x in leaves:",
+        "        x.grad = 0",
+        "    if not isinstance(y, Value):  # a constant: every derivative is 0",
+        "        return [0] * len(leaves)",
+        "    y.backward(create_graph=True) if create_graph else y.backward()",
+        "    return [x.grad for x in leaves]",
+        "",
+        "",
+        f"for gi in grads_of({out}, True):",
+    ]
+    if order == 2:
+        lines.append("    print(grads_of(gi, False))  # a row of the Hessian")
+    else:
+        lines += ["    for gij in grads_of(gi, True):", "        print(grads_of(gij, False))"]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- exact
+def _assert_exact(graph: Graph, engine: Any, order: int, who: str) -> GradcheckReport:
+    if not graph.rational:
+        raise ValueError(f"{who}: needs rational ops on Fraction leaves, got {graph.code()}")
+    eng = resolve_engine(engine)
+    got = engine_derivatives(graph, eng, order)
+    want = _exact_partials(graph, order)
+    title = f"exact order-{order} oracle (sympy's diff at the rational point, zero tolerance)"
+    report = _report(title, graph, got, lambda idx: want[tuple(sorted(idx))], lambda idx: 0)
+    return _finish_higher(report, graph, eng, order)
+
+
+def assert_hessian_exact(graph: Graph, engine: Any = None) -> GradcheckReport:
+    """Engine Hessian == sympy's exact second derivatives, every entry, on a rational graph."""
+    return _assert_exact(graph, engine, 2, "assert_hessian_exact")
+
+
+def assert_third_exact(graph: Graph, engine: Any = None) -> GradcheckReport:
+    """Engine third derivatives == sympy's, every entry, on a rational graph."""
+    return _assert_exact(graph, engine, 3, "assert_third_exact")
+
+
+# ---------------------------------------------------------------------- symbolic
+@functools.cache
+def _float_second_partials(name: str, nargs: int, c: Any) -> Callable[..., tuple[list[float], list[float]]]:
+    """Float ``f(*args) -> (phi'' row-major, M row-major)``: second partials and their magnitudes
+    (sum of |terms| of sympy's expanded form; see the module doc)."""
+    symbols = sympy.symbols(f"a0:{nargs}", real=True)
+    expr = OPS[name].sym(symbols, c)
+    seconds = [sympy.diff(expr, s, t) for s in symbols for t in symbols]
+    sizes = [sympy.Add(*[sympy.Abs(t) for t in sympy.Add.make_args(sympy.expand(d))]) for d in seconds]
+    f = sympy.lambdify(symbols, [*seconds, *sizes], modules=FLOAT_MODULES)
+    k = nargs * nargs
+
+    def evaluate(*args: float) -> tuple[list[float], list[float]]:
+        out = [float(v) for v in f(*args)]
+        return out[:k], out[k:]
+
+    return evaluate
+
+
+def _float_hessian(
+    graph: Graph, values: list[Any], partials: list[Any], adjoint: list[Any]
+) -> list[list[float]]:
+    """The sum formula of the module doc, in floats, from one reference sweep."""
+    n = len(graph.leaves)
+    tangents = [[float(i == j) for j in range(n)] for i in range(n)]  # d v_slot / d x_j
+    hessian = [[0.0] * n for _ in range(n)]
+    for k, node in enumerate(graph.nodes):
+        args = node.args
+        tangents.append([sum(p * tangents[a][j] for a, p in zip(args, partials[k])) for j in range(n)])
+        abar = adjoint[n + k]
+        if not abar:
+            continue
+        second, _ = _float_second_partials(node.op, len(args), node.const)(*[values[a] for a in args])
+        m = len(args)
+        for pa, a in enumerate(args):
+            for pb, b in enumerate(args):
+                d = second[pa * m + pb]
+                if d:
+                    for i in range(n):
+                        for j in range(n):
+                            hessian[i][j] += abar * d * tangents[a][i] * tangents[b][j]
+    return hessian
+
+
+def hessian_tolerances(graph: Graph) -> list[list[float]]:
+    """The derived tolerance of every Hessian entry (see the module doc), in doubles."""
+    n = len(graph.leaves)
+    point = [float(x) for x in graph.leaves]
+    values, partials, _ = _reference_sweep(graph, point)
+    slots = len(values)
+    # backward path sums from the output: A (|partials|) and AW (weighted by ulps)
+    paths, weighted = [0.0] * slots, [0.0] * slots
+    paths[graph.out] = 1.0
+    for k in reversed(range(len(graph.nodes))):
+        slot, node = n + k, graph.nodes[k]
+        if paths[slot]:
+            w = 2 + OPS[node.op].partial_err([values[a] for a in node.args], node.const, values[slot])
+            for a, p in zip(node.args, partials[k]):
+                paths[a] += abs(p) * paths[slot]
+                weighted[a] += abs(p) * (weighted[slot] + w * paths[slot])
+    # forward path sums from each leaf: T and TW
+    tang = [[float(i == j) for j in range(n)] for i in range(n)]
+    tang_w = [[0.0] * n for _ in range(n)]
+    bound = [[0.0] * n for _ in range(n)]
+    for k, node in enumerate(graph.nodes):
+        slot, args = n + k, node.args
+        operands = [values[a] for a in args]
+        w = 2 + OPS[node.op].partial_err(operands, node.const, values[slot])
+        tang.append([sum(abs(p) * tang[a][j] for a, p in zip(args, partials[k])) for j in range(n)])
+        tang_w.append(
+            [
+                sum(abs(p) * (tang_w[a][j] + w * tang[a][j]) for a, p in zip(args, partials[k]))
+                for j in range(n)
+            ]
+        )
+        if not paths[slot]:
+            continue
+        _, sizes = _float_second_partials(node.op, len(args), node.const)(*operands)
+        w2 = w + SECOND_PARTIAL_ERR
+        m = len(args)
+        for pa, a in enumerate(args):
+            for pb, b in enumerate(args):
+                size = sizes[pa * m + pb]
+                if not size:
+                    continue
+                for i in range(n):
+                    for j in range(n):
+                        ta, tb = tang[a][i], tang[b][j]
+                        bound[i][j] += size * (
+                            weighted[slot] * ta * tb
+                            + paths[slot] * (w2 * ta * tb + tang_w[a][i] * tb + ta * tang_w[b][j])
+                        )
+    # forward rounding of every reachable node, pushed through the exact Hessian
+    sens = [[0.0] * n for _ in range(n)]
+    for k, node in enumerate(graph.nodes):
+        slot = n + k
+        if not paths[slot]:
+            continue
+        err = OPS[node.op].fwd_err([values[a] for a in node.args], node.const, values[slot])
+        h = 1e-6 * max(1.0, abs(values[slot]))
+        up, down = (
+            _float_hessian(graph, *_reference_sweep(graph, point, (slot, s), (values, partials)))
+            for s in (h, -h)
+        )
+        for i in range(n):
+            for j in range(n):
+                sens[i][j] += err * abs((up[i][j] - down[i][j]) / (2 * h))
+    scale = SYMBOLIC_SAFETY * EPS
+    return [
+        [scale * (sens[i][j] + bound[i][j]) + SYMBOLIC_SAFETY * TINY * (1 + bound[i][j]) for j in range(n)]
+        for i in range(n)
+    ]
+
+
+def assert_hessian_symbolic(graph: Graph, engine: Any = None) -> GradcheckReport:
+    """Engine Hessian vs sympy's second derivatives at ``MP_DPS`` digits, within the derived tolerance."""
+    eng = resolve_engine(engine)
+    graph = graph.with_leaves([float(x) for x in graph.leaves])
+    got = engine_derivatives(graph, eng, 2)
+    want = _mp_hessian(graph)
+    tols = hessian_tolerances(graph)
+    title = "symbolic order-2 oracle (sympy's diff, mpmath, derived tolerance)"
+    report = _report(
+        title, graph, got, lambda idx: want[tuple(sorted(idx))], lambda idx: tols[idx[0]][idx[1]]
+    )
+    return _finish_higher(report, graph, eng, 2)
+
+
+# ---------------------------------------------------------------------- finite differences
+def _fd_step(x: list[float], j: int, step_ok: Callable[[list[float], int, float], bool] | None) -> float:
+    """The step ``_fd_row`` takes along input j (shrunk while it would cross a kink)."""
+    h = float(EPS ** (1 / 3)) * max(1.0, abs(x[j]))
+    for _ in range(20):
+        if step_ok is None or step_ok(x, j, 2 * h):
+            break
+        h /= 4
+    return h
+
+
+def _kink_guard(graph: Graph, point: list[float]) -> Callable[[list[float], int, float], bool] | None:
+    """A step test that refuses steps moving any relu input across its kink (None: no relu)."""
+    relu_inputs = [graph.nodes[k].args[0] for k, node in enumerate(graph.nodes) if OPS[node.op].kinks]
+    if not relu_inputs:
+        return None
+    base = [graph.evaluate(point)[a] > 0 for a in relu_inputs]
+
+    def step_ok(x: list[float], j: int, h: float) -> bool:
+        for s in (h, -h):
+            moved = list(x)
+            moved[j] += s
+            try:
+                values = graph.evaluate(moved)
+            except (ValueError, ZeroDivisionError, OverflowError):
+                return False
+            if [values[a] > 0 for a in relu_inputs] != base:
+                return False
+        return True
+
+    return step_ok
+
+
+def _fd_hessian_report(
+    title: str, names: Sequence[str], point: list[float], got: dict[tuple[int, ...], Any],
+    gradient: Callable[[list[float]], list[Any]], rtol: float, atol: Callable[[int, int], float],
+    step_ok: Callable[[list[float], int, float], bool] | None,
+) -> GradcheckReport:  # fmt: skip
+    memo: dict[tuple[float, ...], list[float]] = {}
+
+    def component(i: int) -> Callable[[list[float]], float]:
+        def grad_i(x: list[float]) -> float:
+            key = tuple(x)
+            if key not in memo:  # one backward serves every component at this point
+                memo[key] = [float(g) for g in gradient(x)]
+            return memo[key][i]
+
+        return grad_i
+
+    report = GradcheckReport(title)
+    n = len(point)
+    for i in range(n):
+        for j in range(n):
+            name = f"{names[i]},{names[j]}"
+            row = _fd_row(component(i), point, j, got[(i, j)], name, rtol, atol(i, j), step_ok)
+            report.rows.append(row)
+    return report
+
+
+def assert_hessian_fd(
+    graph: Graph, engine: Any = None, *, rtol: float = FD_RTOL, atol: float = FD_ATOL
+) -> GradcheckReport:
+    """Engine Hessian vs central differences of the engine's own first-order gradient."""
+    eng = resolve_engine(engine)
+    point = [float(x) for x in graph.leaves]
+    graph = graph.with_leaves(point)
+    got = engine_derivatives(graph, eng, 2)
+    grad_tols, _ = symbolic_tolerances(graph)
+    step_ok = _kink_guard(graph, point)
+
+    def gradient(x: list[float]) -> list[Any]:
+        values = graph.build(eng, x)
+        _backward(eng, values[graph.out])
+        return [_grad(eng, v) for v in values[: len(x)]]
+
+    def total_atol(i: int, j: int) -> float:  # the differenced gradient's own rounding (module doc)
+        return atol + 4 * grad_tols[i] / _fd_step(point, j, step_ok)
+
+    title = f"finite differences of the engine's gradient (central, Richardson, rtol={rtol:g}, atol={atol:g})"
+    report = _fd_hessian_report(title, graph.names(), point, got, gradient, rtol, total_atol, step_ok)
+    return _finish_higher(report, graph, eng, 2)
+
+
+def gradgradcheck(
+    f: Callable[..., Any], inputs: Sequence[Any], *, engine: Any = None, rtol: float = GRADGRAD_RTOL,
+    atol: float = GRADGRAD_ATOL, raise_exception: bool = True,
+) -> GradcheckReport:  # fmt: skip
+    """Check the second derivatives of ``f(*Values) -> Value`` at ``inputs``, like torch's gradgradcheck.
+
+    The engine's Hessian comes from ``backward(create_graph=True)`` and a plain
+    ``backward()`` per row; the numeric one from central differences of the
+    engine's first-order gradient.  Returns the per-entry report (row
+    ``xi,xj`` is d2 f / dxi dxj); on a mismatch raises :class:`GradientMismatch`
+    (or returns the report with ``ok`` False when ``raise_exception=False``).
+    """
+    eng = resolve_engine(engine)
+    if not supports_higher_order(eng):
+        raise TypeError(f"gradgradcheck: the engine {eng.name} has no backward(create_graph=True)")
+    point = [float(x) for x in inputs]
+    n = len(point)
+
+    def build(x: Sequence[float] = point) -> tuple[list[Any], list[Any], Any]:
+        leaves = [_make(eng, v) for v in x]
+        return leaves, leaves, f(*leaves)
+
+    got = _derivatives(build, eng, n, 2)
+
+    def gradient(x: list[float]) -> list[Any]:
+        leaves, _, out = build(x)
+        _backward(eng, out)
+        return [_grad(eng, v) for v in leaves]
+
+    name = getattr(f, "__name__", "f")
+    title = f"gradgradcheck of {name} (central differences of the gradient, rtol={rtol:g}, atol={atol:g})"
+    names = [f"x{i}" for i in range(n)]
+    report = _fd_hessian_report(title, names, point, got, gradient, rtol, lambda i, j: atol, None)
+    if not raise_exception:
+        return report
+    return _finish(report, None, eng.name)
+
+
+# ---------------------------------------------------------------------- first order in graph mode
+def assert_graph_mode_gradient(graph: Graph, engine: Any = None) -> None:
+    """``backward(create_graph=True)``'s gradient values equal a plain ``backward()``'s: exactly on a
+    rational graph; on floats both within the first-order derived tolerance of each other."""
+    eng = resolve_engine(engine)
+    graph_mode = _graph_mode_gradient(graph, eng)
+    values = graph.build(eng)
+    _backward(eng, values[graph.out])
+    plain = [_grad(eng, v) for v in values[: len(graph.leaves)]]
+    tols = [0.0] * len(plain) if graph.rational else symbolic_tolerances(graph)[0]
+    for name, a, b, tol in zip(graph.names(), graph_mode, plain, tols):
+        if not abs(a - b) <= 2 * tol:
+            raise AssertionError(
+                f"graph mode: d out/d{name} is {a!r} after backward(create_graph=True) but {b!r} after "
+                f"backward() (allowed difference {2 * tol:.3g})\n{graph.snippet(eng.name)}"
+            )
+
+
+# ---------------------------------------------------------------------- for the audit
+def check_second_order(engine: Any, graph: Graph) -> None:
+    """Second derivatives of the graph vs sympy: exact on a rational graph when the engine keeps
+    Fractions exact, else the symbolic oracle on float leaves.  Raises :class:`GradientMismatch`
+    when the engine is outside the bound, ``NotImplementedError`` when it has no higher order."""
+    eng = resolve_engine(engine)
+    if not supports_higher_order(eng):
+        raise NotImplementedError(
+            f"check_second_order: the engine {eng.name} has no backward(create_graph=True)"
+        )
+    if graph.rational and _keeps_fractions(eng):
+        assert_hessian_exact(graph, eng)
+    else:
+        assert_hessian_symbolic(graph, eng)
+
+
+def _keeps_fractions(eng: Any) -> bool:
+    exact = getattr(eng, "exact", None)
+    if isinstance(exact, bool):  # the adapter's own probe
+        return exact
+    try:
+        x = _make(eng, Fraction(1, 3))
+        y = x * x
+        _backward(eng, y)
+        return type(_data(eng, y)) is Fraction and type(_grad(eng, x)) is Fraction
+    except Exception:
+        return False
