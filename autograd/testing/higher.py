@@ -230,13 +230,24 @@ def _sympy_partial(structure: tuple[Any, ...], index: tuple[int, ...]) -> sympy.
     return sympy.diff(_sympy_partial(structure, index[:-1]), symbols[index[-1]])
 
 
+def _dirac_delta(x: Any, *order: Any) -> Any:
+    """sympy writes d/dx sign(x) (from ``(x**2) ** -0.5 = 1/|x|``) as DiracDelta: 0 off the kink."""
+    if x == 0:
+        raise ValueError("reference: DiracDelta at 0, a kink of |x| (generated graphs avoid it)")
+    return 0 * x
+
+
+#: MP_MODULES plus what second derivatives of generated graphs may contain.
+_MP_MODULES = [{"DiracDelta": _dirac_delta}, *MP_MODULES]
+
+
 @functools.lru_cache(maxsize=1024)
 def _mp_partials(structure: tuple[Any, ...], order: int) -> tuple[tuple[tuple[int, ...], ...], Any]:
     """The sorted multi-indices and one mpmath function giving all their partials at once."""
     symbols, _ = _sympy_slots(structure)
     indices = tuple(itertools.combinations_with_replacement(range(len(symbols)), order))
     exprs = [_sympy_partial(structure, idx) for idx in indices]
-    return indices, sympy.lambdify(symbols, exprs, modules=MP_MODULES, cse=True)
+    return indices, sympy.lambdify(symbols, exprs, modules=_MP_MODULES, cse=True)
 
 
 def _exact_partials(graph: Graph, order: int) -> dict[tuple[int, ...], Fraction]:

@@ -1,0 +1,321 @@
+"""The second-order checker checks itself: every oracle must catch a slightly wrong graph-mode rule.
+
+A wrong engine here is a fresh copy of ``autograd/engine.py`` in which the
+graph-mode twin of ONE rule (the rule ``backward(create_graph=True)`` runs)
+sends shares whose *second-order part* is multiplied by ``factor``: the share
+``g * p(v)`` becomes ``g * p(v) + (factor - 1) * g.data * (p(v) - p(v).data)``.
+Its value is unchanged, so the first-order gradient (and every first-order
+oracle) is still right; only d(share)/dv, the term ``g * p'(v)``, is scaled.
+``factor = 0`` is the classic bug of a rule that multiplies by ``.data``, a
+constant, instead of the Value, so that the second-derivative term vanishes.
+"""
+
+import io
+import subprocess
+import sys
+from contextlib import redirect_stdout
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import sympy
+
+import autograd
+import autograd.engine
+from autograd.testing import (
+    GradientMismatch,
+    Graph,
+    Node,
+    assert_hessian_exact,
+    assert_hessian_fd,
+    assert_hessian_symbolic,
+    assert_third_exact,
+    check_second_order,
+    gradgradcheck,
+    supports_higher_order,
+)
+from autograd.testing.higher import engine_derivatives, hessian_tolerances, snippet
+from autograd.testing.ops import OPS
+from autograd.testing.oracles import EPS
+
+# The engine rule (fast path) behind each op whose second partials are not all zero.
+RULES = {
+    "mul": "_mul_back", "div": "_div_back", "rdiv": "_div_back", "powc": "_pow_back",
+    "vpow": "_value_pow_back", "rpow": "_value_pow_back", "exp": "_exp_back", "log": "_log_back",
+    "tanh": "_tanh_back", "sigmoid": "_sigmoid_back", "dot": "_dot_back",
+}  # fmt: skip
+
+# One graph per such op: its only node is the op (leaves inside the domain, second partials nonzero).
+FLOAT_GRAPHS = {
+    "mul": Graph((0.7, -1.3), (Node("mul", (0, 1)),)),
+    "div": Graph((0.7, -1.3), (Node("div", (0, 1)),)),
+    "rdiv": Graph((0.7,), (Node("rdiv", (0,), 0.5),)),
+    "powc": Graph((0.7,), (Node("powc", (0,), 1.5),)),
+    "vpow": Graph((0.7, 1.3), (Node("vpow", (0, 1)),)),
+    "rpow": Graph((0.7,), (Node("rpow", (0,), 3.0),)),
+    "exp": Graph((0.7,), (Node("exp", (0,)),)),
+    "log": Graph((0.7,), (Node("log", (0,)),)),
+    "tanh": Graph((0.7,), (Node("tanh", (0,)),)),
+    "sigmoid": Graph((0.7,), (Node("sigmoid", (0,)),)),
+    "dot": Graph((0.7, -1.3, 2.1, 0.4, -0.9), (Node("dot", (0, 1, 2, 3, 4)),)),
+}
+# The rational ones (an integer power: x ** 3).
+EXACT_GRAPHS = {
+    "mul": Graph((Fraction(7, 10), Fraction(-13, 10)), (Node("mul", (0, 1)),)),
+    "div": Graph((Fraction(7, 10), Fraction(-13, 10)), (Node("div", (0, 1)),)),
+    "rdiv": Graph((Fraction(7, 10),), (Node("rdiv", (0,), Fraction(3, 2)),)),
+    "powc": Graph((Fraction(7, 10),), (Node("powc", (0,), 3),)),
+    "dot": Graph((Fraction(1, 2), -2, 3, Fraction(2, 3), 1), (Node("dot", (0, 1, 2, 3, 4)),)),
+}
+#: 1 + 1e-9, exact, so that the exact oracle sees it exactly.
+TINY = Fraction(1) + Fraction(1, 10**9)
+
+
+def wrong_graph_engine(op: str, factor) -> ModuleType:
+    """A copy of the engine whose graph-mode rule for ``op`` scales its second-order part."""
+    path = Path(autograd.engine.__file__)
+    module = ModuleType(f"wrong_{op}_graph_engine")
+    module.__file__ = str(path)
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    rule = getattr(module, RULES[op])
+    twin = module._GRAPH_RULES[rule]
+    Value = module.Value
+
+    def scaled(out):
+        operands = list({id(v): v for v in out._prev}.values())  # each once, even in a * a
+        twin(out)
+        full = [v.grad for v in operands]
+        g = out.grad  # again with g a constant: the shares g.data * p(v), whose derivative is the
+        out.grad = module._constant(g.data)  # second-order term alone
+        for v in operands:
+            v.grad = 0
+        twin(out)
+        detached = [v.grad for v in operands]
+        out.grad = g
+        for v, share, alone in zip(operands, full, detached, strict=True):
+            v.grad = share + (alone - alone.data) * (factor - 1) if type(alone) is Value else share
+
+    module._GRAPH_RULES[rule] = scaled
+    return module
+
+
+def _has_second_partials(op: str) -> bool:
+    n = {"vsum": 3, "dot": 5}.get(op, OPS[op].arity)
+    symbols = sympy.symbols(f"a0:{n}", real=True)
+    const = OPS[op].consts[0] if OPS[op].consts else None
+    if op == "powc":
+        const = 3
+    expr = OPS[op].sym(symbols, const)
+    return any(sympy.diff(expr, s, t) != 0 for s in symbols for t in symbols)
+
+
+def test_every_op_with_a_second_derivative_has_a_graph_here():
+    assert set(FLOAT_GRAPHS) == set(RULES) == {op for op in OPS if _has_second_partials(op)}
+    closed = {op for op in FLOAT_GRAPHS if any(OPS[op].rational(c) for c in OPS[op].consts or (None,))}
+    assert set(EXACT_GRAPHS) == closed
+    assert all(graph.rational for graph in EXACT_GRAPHS.values())
+
+
+@pytest.mark.parametrize("op", sorted(EXACT_GRAPHS))
+def test_exact_oracle_passes_the_engine_and_catches_a_second_order_term_off_by_1e_9(op):
+    graph = EXACT_GRAPHS[op]
+    assert_hessian_exact(graph, autograd)
+    assert_hessian_exact(graph, wrong_graph_engine(op, 1))  # the copy itself is faithful
+    for factor in (TINY, 0):
+        with pytest.raises(GradientMismatch):
+            assert_hessian_exact(graph, wrong_graph_engine(op, factor))
+
+
+@pytest.mark.parametrize("op", sorted(FLOAT_GRAPHS))
+def test_symbolic_oracle_passes_the_engine_and_catches_a_second_order_term_off_by_1e_9(op):
+    graph = FLOAT_GRAPHS[op]
+    assert_hessian_symbolic(graph, autograd)
+    assert_hessian_symbolic(graph, wrong_graph_engine(op, 1))
+    for factor in (1 + 1e-9, 0):
+        with pytest.raises(GradientMismatch):
+            assert_hessian_symbolic(graph, wrong_graph_engine(op, factor))
+
+
+@pytest.mark.parametrize("op", sorted(FLOAT_GRAPHS))
+def test_fd_oracle_passes_the_engine_and_catches_a_second_order_term_off_by_1e_4(op):
+    graph = FLOAT_GRAPHS[op]
+    assert_hessian_fd(graph, autograd)
+    for factor in (1 + 1e-4, 0):
+        with pytest.raises(GradientMismatch):
+            assert_hessian_fd(graph, wrong_graph_engine(op, factor))
+
+
+@pytest.mark.parametrize("op", ["mul", "powc", "div"])
+def test_third_order_oracle_catches_a_second_order_term_off_by_1e_9(op):
+    # x0 * (op of the leaves): its third derivatives go through the op's second-order term
+    base = EXACT_GRAPHS[op]
+    n = len(base.leaves)
+    graph = Graph(base.leaves, (*base.nodes, Node("mul", (n, 0)), Node("mul", (n + 1, 0))))
+    assert_third_exact(graph, autograd)
+    with pytest.raises(GradientMismatch):
+        assert_third_exact(graph, wrong_graph_engine(op, TINY))
+
+
+def test_the_wrong_engines_first_order_gradients_are_still_right():
+    # so that what the second-order oracles catch is the graph-mode term alone
+    from autograd.testing import assert_grads_exact, assert_grads_symbolic
+
+    assert_grads_exact(EXACT_GRAPHS["mul"], wrong_graph_engine("mul", 0))
+    assert_grads_symbolic(FLOAT_GRAPHS["tanh"], wrong_graph_engine("tanh", 0))
+    engine = wrong_graph_engine("tanh", 0)
+    x = engine.Value(0.7)
+    y = x.tanh()
+    y.backward(create_graph=True)
+    assert x.grad.data == 1 - y.data * y.data
+
+
+# ---------------------------------------------------------------------- by hand
+def hand_function(x, y):
+    return x * x * x * y + y / x
+
+
+def hand_hessian(x, y):
+    """d2/dx2 = 6xy + 2y/x^3, d2/dxdy = 3x^2 - 1/x^2, d2/dy2 = 0."""
+    cross = 3 * x * x - 1 / (x * x)
+    return [[6 * x * y + 2 * y / x**3, cross], [cross, 0]]
+
+
+HAND_GRAPH = Graph(
+    (Fraction(1, 2), Fraction(-3, 4)),
+    (Node("powc", (0,), 3), Node("mul", (2, 1)), Node("div", (1, 0)), Node("add", (3, 4))),
+)
+
+
+def test_the_hessian_of_a_hand_computed_function_equals_hand_calculus_exactly():
+    x, y = HAND_GRAPH.leaves
+    want = hand_hessian(x, y)
+    got = engine_derivatives(HAND_GRAPH, autograd, 2)
+    assert [[got[(i, j)] for j in range(2)] for i in range(2)] == want
+    report = assert_hessian_exact(HAND_GRAPH)  # sympy agrees with the hand result too
+    assert [r.oracle for r in report.rows] == [want[0][0], want[0][1], want[1][0], want[1][1]]
+
+
+def test_third_derivatives_of_a_hand_computed_function():
+    # f = x^3 y + y/x: d3/dx3 = 6y - 6y/x^4, d3/dx2dy = 6x + 2/x^3, d3/dxdy2 = 0, d3/dy3 = 0
+    x, y = HAND_GRAPH.leaves
+    xxx, xxy = 6 * y - 6 * y / x**4, 6 * x + 2 / x**3
+    got = engine_derivatives(HAND_GRAPH, autograd, 3)
+    want = {(0, 0, 0): xxx, (0, 0, 1): xxy, (0, 1, 0): xxy, (1, 0, 0): xxy}
+    assert got == {idx: want.get(idx, 0) for idx in got}
+    assert len(got) == 8
+    assert assert_third_exact(HAND_GRAPH).ok
+
+
+def test_gradgradcheck_matches_hand_calculus_and_reports_one_row_per_entry():
+    report = gradgradcheck(hand_function, [0.5, -0.75])
+    assert report.ok
+    assert [r.name for r in report.rows] == ["x0,x0", "x0,x1", "x1,x0", "x1,x1"]
+    want = [v for row in hand_hessian(0.5, -0.75) for v in row]
+    assert [r.engine for r in report.rows] == pytest.approx(want, rel=1e-14, abs=1e-14)
+    assert [r.oracle for r in report.rows] == pytest.approx(want, rel=1e-8, abs=1e-8)
+    text = str(report)
+    assert text.startswith("gradgradcheck of hand_function (central differences of the gradient")
+    assert ": ok" in text and "x0,x1" in text and "engine" in text and "oracle" in text
+
+
+def test_gradgradcheck_catches_a_wrong_graph_mode_rule_in_the_entries_it_affects():
+    engine = wrong_graph_engine("tanh", 1 + 1e-4)
+    with pytest.raises(GradientMismatch) as info:
+        gradgradcheck(lambda x, y: y.tanh() * x, [0.3, -1.2], engine=engine)
+    assert [r.ok for r in info.value.report.rows] == [True, True, True, False]  # only d2/dy2 has tanh''
+    message = str(info.value)
+    assert "MISMATCH" in message and "<-- differs" in message
+
+
+def test_gradgradcheck_raise_exception_false_returns_the_failing_report():
+    report = gradgradcheck(lambda x: x.sigmoid(), [0.5], engine=wrong_graph_engine("sigmoid", 0),
+                           raise_exception=False)  # fmt: skip
+    assert not report.ok
+    (row,) = report.rows
+    assert row.engine == 0 or abs(row.engine) < 1e-17  # the sigmoid'' term vanished...
+    assert row.oracle == pytest.approx(-0.0575, abs=1e-4)  # ...where s(1-s)(1-2s) at 0.5 is not 0
+
+
+def test_gradgradcheck_refuses_an_engine_without_higher_order():
+    from micrograd import engine as micrograd_engine
+
+    assert not supports_higher_order(micrograd_engine)
+    with pytest.raises(TypeError, match=r"gradgradcheck: the engine micrograd\.engine has no backward\("):
+        gradgradcheck(lambda x: x * x, [1.0], engine=micrograd_engine)
+    with pytest.raises(NotImplementedError, match=r"check_second_order: the engine micrograd\.engine"):
+        check_second_order(micrograd_engine, FLOAT_GRAPHS["mul"])
+
+
+def test_supports_higher_order_says_yes_for_ours():
+    assert supports_higher_order(autograd)
+    assert supports_higher_order(autograd.Value)
+
+
+def test_check_second_order_uses_the_exact_oracle_on_rational_graphs_and_the_symbolic_one_on_floats():
+    check_second_order(autograd, EXACT_GRAPHS["div"])
+    check_second_order(autograd, FLOAT_GRAPHS["tanh"])
+    with pytest.raises(GradientMismatch, match="exact order-2 oracle"):
+        check_second_order(wrong_graph_engine("div", TINY), EXACT_GRAPHS["div"])
+    with pytest.raises(GradientMismatch, match="symbolic order-2 oracle"):
+        check_second_order(wrong_graph_engine("tanh", 1 + 1e-9), FLOAT_GRAPHS["tanh"])
+
+
+# ---------------------------------------------------------------------- messages and tolerances
+def test_mismatch_message_shows_every_entry_the_expression_and_a_runnable_snippet():
+    with pytest.raises(GradientMismatch) as info:
+        assert_hessian_symbolic(FLOAT_GRAPHS["mul"], wrong_graph_engine("mul", 0))
+    message = str(info.value)
+    for text in ("x0,x0", "x0,x1", "x1,x0", "x1,x1", "abs err", "x0*x1", "n2 = x0 * x1",
+                 "backward(create_graph=True)", "graph description: Graph("):  # fmt: skip
+        assert text in message
+    assert [r.ok for r in info.value.report.rows] == [True, False, False, True]  # the cross terms vanished
+    assert [r.oracle for r in info.value.report.rows] == [0, 1, 1, 0]
+
+
+def test_the_snippet_prints_the_engines_hessian_rows():
+    out = io.StringIO()
+    with redirect_stdout(out):
+        exec(snippet(HAND_GRAPH, "autograd", 2), {})
+    x, y = HAND_GRAPH.leaves
+    assert out.getvalue().splitlines() == [str(row) for row in hand_hessian(x, y)]
+
+
+def test_the_third_order_snippet_runs_on_its_own():
+    code = snippet(HAND_GRAPH, "autograd", 3)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=Path(autograd.__file__).parent.parent)  # fmt: skip
+    rows = done.stdout.splitlines()
+    assert len(rows) == 4
+    x, y = HAND_GRAPH.leaves
+    assert rows[0] == str([6 * y - 6 * y / x**4, 6 * x + 2 / x**3])
+
+
+def test_exact_oracles_refuse_a_float_graph_by_name():
+    with pytest.raises(ValueError, match="assert_hessian_exact: needs rational ops on Fraction leaves"):
+        assert_hessian_exact(FLOAT_GRAPHS["tanh"])
+    with pytest.raises(ValueError, match="assert_third_exact: needs rational ops"):
+        assert_third_exact(FLOAT_GRAPHS["mul"])
+
+
+def test_symbolic_tolerance_is_the_documented_one_for_a_single_product():
+    # d2(x0 x1): M = 1 on the cross entries, paths 1, w2 = 2 + 2 + 4 = 8 ulps; the output's own
+    # rounding moves no second derivative (nothing consumes it); plus the underflow term
+    tiny = 2.0**-1074
+    tols = hessian_tolerances(FLOAT_GRAPHS["mul"])
+    assert tols == [[16 * tiny, 16 * EPS * 8 + 16 * tiny * 9], [16 * EPS * 8 + 16 * tiny * 9, 16 * tiny]]
+
+
+def test_symbolic_tolerance_of_a_square_of_a_square_is_the_documented_sum():
+    # y = v * v with v = x * x, at x = 0.7 (all by hand, see the module doc of autograd.testing.higher):
+    # path sums T_v = 2|x|, TW_v = 2|x| * 4; A_v = 2|v|, AW_v = 2|v| * 4; w2 = 8 for both products.
+    # W: node y contributes 2 * (8 T_v^2 + 2 T_v TW_v), node v 2 * (AW_v + A_v * 8).
+    # S: v's rounding (|v| ulps) moves H = 12 x^2 through y's adjoint 2v: |v| * 4.
+    x = 0.7
+    v = x * x
+    t_v, tw_v, a_v, aw_v = 2 * x, 2 * x * 4, 2 * v, 2 * v * 4
+    bound = 2 * (8 * t_v * t_v + 2 * t_v * tw_v) + 2 * (aw_v + a_v * 8)
+    sens = v * 4
+    graph = Graph((x,), (Node("mul", (0, 0)), Node("mul", (1, 1))))
+    ((tol,),) = hessian_tolerances(graph)
+    assert tol == pytest.approx(16 * EPS * (bound + sens) + 16 * 2.0**-1074 * (1 + bound), rel=1e-6)
