@@ -10,16 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFECT_KINDS", "FINDING_KINDS", "CheckOutcome", "Finding"]
+__all__ = ["DEFECT_KINDS", "FINDING_KINDS", "INFORMATION_KINDS", "CheckOutcome", "Finding"]
 
 DEFECT_KINDS = ("wrong_gradient", "wrong_value", "crash", "nondeterministic")
-FINDING_KINDS = DEFECT_KINDS + (
-    "accepts_invalid",
-    "depth_limit",
-    "convention",
-    "unsupported",
-    "inconclusive",
-)
+INFORMATION_KINDS = ("accepts_invalid", "depth_limit", "convention", "unsupported", "inconclusive")
+FINDING_KINDS = (*DEFECT_KINDS, *INFORMATION_KINDS)
 
 
 @dataclass(frozen=True)
