@@ -138,7 +138,7 @@ def test_set_ordered_parents_differ_across_the_fixed_hash_seeds_only():
     assert len({fresh_gradient(sound, s) for s in probes.HASH_SEEDS}) == 1
     # within one process the fixture always sums in the same order: the seeds must find it
     eng, body = determinism_program(set_parents, 5)
-    assert len({json.dumps(run) for run in probes._run_in_process(eng, body)}) == 1
+    assert len({json.dumps(grads) for grads in probes._run_in_process(eng, body)}) == 1
     (finding,) = run("determinism", set_parents.Value).findings
     assert "PYTHONHASHSEED=" in finding.actual
 
