@@ -11,6 +11,8 @@ class Scalar:
     def __init__(self, value, inputs=(), partials=()):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError(f"Scalar: needs an int or float, got {value!r}")
+        if not math.isfinite(value):
+            raise ValueError(f"Scalar: needs a finite number, got {value!r}")
         self.value = value
         self.gradient = 0
         self.inputs = inputs
