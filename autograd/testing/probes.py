@@ -772,6 +772,19 @@ def _number_type_facts(eng: Any) -> list[str]:
     return facts
 
 
+def _op_reproducer(eng: Any, source: str) -> str:
+    return _program(
+        eng,
+        "from fractions import Fraction",
+        "x, y = {V}(1.5), {V}(1.5)",
+        "try:",
+        f"    {source}",
+        f"    print('{source}: supported')",
+        "except Exception as exc:",
+        f"    print('{source}: unsupported,', type(exc).__name__, exc)",
+    )
+
+
 def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """The ops of the table (constants included) and the number types the engine lacks."""
     eng = _adapter(engine)
@@ -784,15 +797,7 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
             const = spec.consts[0] if spec.consts else None
             error = _op_error(eng, name, const)
             source = spec.source(["x", "y"][: spec.arity], const)
-            reproducer = _program(
-                eng,
-                "x, y = {V}(1.5), {V}(1.5)",
-                "try:",
-                f"    {source}",
-                f"    print('{source}: supported')",
-                "except Exception as exc:",
-                f"    print('{source}: unsupported,', type(exc).__name__, exc)",
-            )
+            reproducer = _op_reproducer(eng, source)
             findings.append(
                 Finding("unsupported", "support", f"{name} ({source}): {error}", name, reproducer)
             )
@@ -800,15 +805,7 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
             missing = [c for c in spec.consts if not any(_same_const(c, u) for u in usable)]
             const = missing[0]
             source = spec.source(["x"], const)
-            reproducer = _program(
-                eng,
-                "x = {V}(1.5)",
-                "try:",
-                f"    {source}",
-                f"    print('{source}: supported')",
-                "except Exception as exc:",
-                f"    print('{source}: unsupported,', type(exc).__name__, exc)",
-            )
+            reproducer = _op_reproducer(eng, source)
             findings.append(
                 Finding(
                     "unsupported",
@@ -816,7 +813,7 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
                     f"{name}: constants {', '.join(map(const_source, missing))} not supported "
                     f"({_op_error(eng, name, const)})",
                     name,
-                    "from fractions import Fraction\n" + reproducer,
+                    reproducer,
                 )
             )
     facts = _number_type_facts(eng)
