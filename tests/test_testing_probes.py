@@ -1,6 +1,6 @@
 """The audit's probes (autograd.testing.probes) on the fixture engines of tests/engines/ and on ours.
 
-Each fixture engine is ``engines.sound`` changed in one place; each probe must find
+Each fixture engine is ``tests.engines.sound`` changed in one place; each probe must find
 exactly that change, nothing on ``sound``, and no defect on our engine.
 """
 
@@ -11,7 +11,12 @@ import subprocess
 import sys
 
 import pytest
-from engines import (
+
+import autograd
+from autograd.testing import probes
+from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS
+from autograd.testing.probes import PROBES
+from tests.engines import (
     accepts_strings,
     exp_flushes,
     float_only,
@@ -26,11 +31,6 @@ from engines import (
     tanh_tiny,
     wrong_rule,
 )
-
-import autograd
-from autograd.testing import probes
-from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS
-from autograd.testing.probes import PROBES
 
 #: What a probe may report about a correct engine: facts.  Everything else must be caused.
 FACTS = {"convention", "unsupported", "depth_limit"}

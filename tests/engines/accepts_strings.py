@@ -1,6 +1,6 @@
 """No validation of data: ``Value("abc")`` is accepted and fails (or not) much later."""
 
-from engines import sound
+from tests.engines import sound
 
 
 class Value(sound.Value):

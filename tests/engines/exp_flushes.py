@@ -4,7 +4,7 @@ sympy's derivative (mpmath) rejects 0.0 at x = -700 (exp(-700) = 9.9e-305); fini
 differences cannot tell 0.0 from 9.9e-305.  One oracle is not a verdict: inconclusive.
 """
 
-from engines import sound
+from tests.engines import sound
 
 
 class Value(sound.Value):

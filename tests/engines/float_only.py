@@ -6,7 +6,7 @@ report Fraction as unsupported, not as a failure.
 
 from fractions import Fraction
 
-from engines import sound
+from tests.engines import sound
 
 
 def float_data(x):

@@ -3,7 +3,7 @@
 Fractions are accepted but nothing stays exact: a fact (``unsupported``), not a defect.
 """
 
-from engines import sound
+from tests.engines import sound
 
 
 class Value(sound.Value):

@@ -4,7 +4,7 @@ A second backward() then doubles the interior gradients and sends the doubled
 shares on to the leaves: a convention to report, not a defect.
 """
 
-from engines import sound
+from tests.engines import sound
 
 
 class Value(sound.Value):

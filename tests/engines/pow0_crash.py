@@ -3,7 +3,7 @@
 x ** 0 is 1 everywhere, so its derivative at 0 is 0: a crash inside the domain.
 """
 
-from engines import sound
+from tests.engines import sound
 
 
 class Value(sound.Value):

@@ -1,6 +1,6 @@
 """micrograd's recursive topological sort: a chain deeper than ~500 steps raises RecursionError."""
 
-from engines import sound
+from tests.engines import sound
 
 
 class Value(sound.Value):

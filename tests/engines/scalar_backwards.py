@@ -4,7 +4,7 @@
 
 import math
 
-from engines.sound import topological_order
+from tests.engines.sound import topological_order
 
 
 class Scalar:

@@ -6,7 +6,7 @@ the same graph gives different gradients under different hash seeds, and only
 then (micrograd's Values hash by address, which varies from one build to the next).
 """
 
-from engines import sound
+from tests.engines import sound
 
 
 class Value(sound.Value):

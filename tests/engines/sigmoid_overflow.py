@@ -5,7 +5,7 @@ sigmoid(-1000) is a finite float (0.0 after rounding): a crash inside the domain
 
 import math
 
-from engines import sound
+from tests.engines import sound
 
 
 class Value(sound.Value):

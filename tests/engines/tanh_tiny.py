@@ -5,7 +5,7 @@ tanh(x) = x to double precision there, so tanh(1e-300) = 0.0 is a wrong value.
 
 import math
 
-from engines import sound
+from tests.engines import sound
 
 
 def tanh_value(x):

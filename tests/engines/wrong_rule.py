@@ -1,6 +1,6 @@
 """One wrong derivative rule: exp's backward multiplies by the input instead of the output."""
 
-from engines import sound
+from tests.engines import sound
 
 
 class Value(sound.Value):
