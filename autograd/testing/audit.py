@@ -327,6 +327,8 @@ def _crash(eng: Engine, check: str, graph: Graph, raised: _EngineRaised, op: str
         except _EngineRaised as again:
             graph, raised, op = single, again, node_op
             break
+    if op is None and len(graph.nodes) == 1:
+        op = graph.nodes[0].op
     expected = "no exception"
     return Finding(
         "crash",
@@ -450,8 +452,10 @@ def _blame(finding: Finding, graph: Graph, single_trial: Callable[[str, Graph], 
     The nodes of the op under test are tried first; ``single_trial(op, one_node_graph)``
     checks one node on the operand values it saw in ``graph``.
     """
-    if finding.kind != "wrong_gradient" or len(graph.nodes) == 1:
+    if finding.kind != "wrong_gradient":
         return finding
+    if len(graph.nodes) == 1:
+        return finding if finding.op else replace(finding, op=graph.nodes[0].op)
     singles = sorted(_single_nodes(graph), key=lambda s: s[0] != finding.op)
     for node_op, single in singles:
         wrong = [f for f in single_trial(node_op, single) if f.kind == "wrong_gradient"]

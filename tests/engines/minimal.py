@@ -13,10 +13,15 @@ ALL_OPS = ("add", "mul", "neg", "sub", "div", "pow", "exp", "log", "tanh", "relu
 
 
 def scalar_class(
-    name="Value", data="data", grad="grad", backward="backward", ops=ALL_OPS, numbers="exact", mul_error=1.0
-):
+    name="Value", data="data", grad="grad", backward="backward", ops=ALL_OPS, numbers="exact",
+    wrong=("", 1), pow_zero_crash=False,
+):  # fmt: skip
     """``numbers``: "exact" (any number kept as is), "float" (made float) or "float_only" (a
-    TypeError for anything but int/float).  ``mul_error`` scales the gradient mul sends back."""
+    TypeError for anything but int/float).  ``wrong = (op, factor)`` scales the gradient that
+    op sends back; ``pow_zero_crash`` makes d(x**0)/dx divide by zero at x = 0 (as micrograd)."""
+
+    def error(op):
+        return wrong[1] if wrong[0] == op else 1
 
     def init(self, x, children=(), back=None):
         if numbers == "float_only" and type(x) not in (int, float):
@@ -43,7 +48,7 @@ def scalar_class(
         return node(
             val(self) * val(other),
             (self, other),
-            lambda g: (g * val(other) * mul_error, g * val(self) * mul_error),
+            lambda g: (g * val(other) * error("mul"), g * val(self) * error("mul")),
         )
 
     def neg(self):
@@ -61,6 +66,8 @@ def scalar_class(
         if not isinstance(c, (int, float)):
             raise TypeError("only int/float powers")
         x = val(self)
+        if pow_zero_crash:
+            return node(x**c, (self,), lambda g: (g * c * x ** (c - 1),))
         return node(x**c, (self,), lambda g: (g * c * x ** (c - 1) if c != 0 else 0 * g,))
 
     def exp(self):
@@ -73,7 +80,7 @@ def scalar_class(
 
     def tanh(self):
         t = math.tanh(val(self))
-        return node(t, (self,), lambda g: (g * (1 - t * t),))
+        return node(t, (self,), lambda g: (g * (1 - t * t) * error("tanh"),))
 
     def relu(self):
         x = val(self)

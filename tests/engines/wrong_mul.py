@@ -4,5 +4,5 @@ from fractions import Fraction
 
 from tests.engines.minimal import scalar_class
 
-Value = scalar_class("Value", mul_error=Fraction(101, 100))
+Value = scalar_class("Value", wrong=("mul", Fraction(101, 100)))
 Value.__module__ = __name__
