@@ -1,6 +1,6 @@
 """A ``Scalar`` with ``.value``, ``.gradient`` and ``backwards()``, float-only data, no relu."""
 
-from tests.engines.minimal import scalar_class
+from tests.engines.audit_minimal import scalar_class
 
 Scalar = scalar_class(
     "Scalar",

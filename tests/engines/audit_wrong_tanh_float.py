@@ -3,7 +3,7 @@ a 1e-4 slip; a 1e-9 slip (below what finite differences resolve) must stay incon
 
 import os
 
-from tests.engines.minimal import scalar_class
+from tests.engines.audit_minimal import scalar_class
 
 WRONG = float(os.environ.get("WRONG_TANH", "1.0001"))
 Value = scalar_class("Value", numbers="float", wrong=("tanh", WRONG))

@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 
-from tests.engines.minimal import scalar_class
+from tests.engines.audit_minimal import scalar_class
 
 Value = scalar_class("Value", wrong=("mul", Fraction(101, 100)), pow_zero_crash=True)
 Value.__module__ = __name__
