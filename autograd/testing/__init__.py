@@ -16,6 +16,9 @@ differences.  Random computation graphs come from hypothesis strategies.
   ``assert_hessian_exact``, ``assert_hessian_symbolic``, ``assert_hessian_fd``,
   ``assert_third_exact``, ``gradgradcheck``, ``supports_higher_order``.
 * :mod:`autograd.testing.checks`: the properties, ``verify_engine``.
+* :mod:`autograd.testing.engines`: ``resolve_engine`` finds any engine's scalar class.
+* :mod:`autograd.testing.audit`: ``audit(target)``, the verdict on any engine
+  (also ``python -m autograd.testing audit TARGET``).
 
 An *engine* is a module or namespace with a ``Value`` class and optionally the
 fused ops ``vsum(values)`` and ``dot(ws, xs, start)``, or a bare Value class.
@@ -32,8 +35,9 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
         "install them with: pip install 'verified-autograd[testing]'"
     ) from exc
 
+from autograd.testing.audit import AuditReport, CheckOutcome, Finding, audit
 from autograd.testing.checks import CHECKS, CheckResult, verify_engine
-from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
 from autograd.testing.graph import Graph, Node
 from autograd.testing.higher import (
     assert_hessian_exact,
@@ -55,8 +59,12 @@ from autograd.testing.oracles import (
 
 __all__ = [
     "CHECKS",
+    "AuditReport",
+    "CheckOutcome",
     "CheckResult",
     "Engine",
+    "EngineNotFound",
+    "Finding",
     "GradcheckReport",
     "GradientMismatch",
     "Graph",
@@ -68,6 +76,7 @@ __all__ = [
     "assert_hessian_fd",
     "assert_hessian_symbolic",
     "assert_third_exact",
+    "audit",
     "check_second_order",
     "gradcheck",
     "gradgradcheck",
