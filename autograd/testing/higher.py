@@ -134,17 +134,8 @@ Build = Callable[[], tuple[list[Any], list[Any], Any]]  # () -> (leaves, every V
 # ---------------------------------------------------------------------- the engine's side
 def supports_higher_order(engine: Any = None) -> bool:
     """Whether ``backward(create_graph=True)`` is accepted and leaves a leaf gradient that is a
-    Value of the engine (differentiable again).  Any failure of the probe means no."""
-    eng = resolve_engine(engine)
-    cached = getattr(eng, "higher_order", None)
-    if isinstance(cached, bool):  # the adapter probes (and caches) this itself
-        return cached
-    try:
-        x = eng.Value(1.5)
-        (x * x).backward(create_graph=True)
-        return isinstance(x.grad, eng.Value)
-    except Exception:  # an engine without the keyword, or any failure: no higher order
-        return False
+    Value of the engine (differentiable again); probed once per engine by the Engine adapter."""
+    return bool(resolve_engine(engine).higher_order)
 
 
 def _derivatives(build: Build, eng: Any, n: int, order: int) -> dict[tuple[int, ...], Any]:
@@ -153,15 +144,15 @@ def _derivatives(build: Build, eng: Any, n: int, order: int) -> dict[tuple[int, 
     for prefix in itertools.product(range(n), repeat=order - 1):
         leaves, built, y = build()
         for i in prefix:
-            _backward(eng, y, create_graph=True)
-            y = _grad(eng, leaves[i])
+            eng.backward(y, create_graph=True)
+            y = eng.grad(leaves[i])
             for v in built:
-                _set_grad(eng, v, 0)
+                eng.set_grad(v, 0)
             if not isinstance(y, eng.Value):  # a constant gradient: every further derivative is 0
                 break
         if isinstance(y, eng.Value):
-            _backward(eng, y)
-            row = [_grad(eng, leaf) for leaf in leaves]
+            eng.backward(y)
+            row = [eng.grad(leaf) for leaf in leaves]
         else:
             row = [0] * n
         for j in range(n):
@@ -184,39 +175,9 @@ def engine_derivatives(graph: Graph, engine: Any = None, order: int = 2) -> dict
 def _graph_mode_gradient(graph: Graph, eng: Any) -> list[Any]:
     """The leaf gradients' values after ``backward(create_graph=True)`` (numbers)."""
     values = graph.build(eng)
-    _backward(eng, values[graph.out], create_graph=True)
-    grads = [_grad(eng, v) for v in values[: len(graph.leaves)]]
-    return [_data(eng, g) if isinstance(g, eng.Value) else g for g in grads]
-
-
-# Until the Engine adapter of contract C1 (``eng.make``, ``eng.grad``, ...) is in main,
-# these fall back to our attribute names.
-def _backward(eng: Any, v: Any, create_graph: bool = False) -> None:
-    if hasattr(eng, "backward"):
-        eng.backward(v, create_graph=create_graph)
-    elif create_graph:
-        v.backward(create_graph=True)
-    else:
-        v.backward()
-
-
-def _grad(eng: Any, v: Any) -> Any:
-    return eng.grad(v) if hasattr(eng, "grad") else v.grad
-
-
-def _set_grad(eng: Any, v: Any, g: Any) -> None:
-    if hasattr(eng, "set_grad"):
-        eng.set_grad(v, g)
-    else:
-        v.grad = g
-
-
-def _data(eng: Any, v: Any) -> Any:
-    return eng.data(v) if hasattr(eng, "data") else v.data
-
-
-def _make(eng: Any, x: Any) -> Any:
-    return eng.make(x) if hasattr(eng, "make") else eng.Value(x)
+    eng.backward(values[graph.out], create_graph=True)
+    grads = [eng.grad(v) for v in values[: len(graph.leaves)]]
+    return [eng.data(g) if isinstance(g, eng.Value) else g for g in grads]
 
 
 # ---------------------------------------------------------------------- sympy's side
@@ -291,31 +252,33 @@ def _report(
 def _finish_higher(report: GradcheckReport, graph: Graph, eng: Any, order: int) -> GradcheckReport:
     if not report.ok:
         report.details = (
-            f"output = {graph.sympy()[1]}\nreproduce with (runnable):\n{snippet(graph, eng.name, order)}\n"
+            f"output = {graph.sympy()[1]}\nreproduce with (runnable):\n{snippet(graph, eng, order)}\n"
             f"graph description: {graph.code()}"
         )
-    return _finish(report, None, eng.name)
+    return _finish(report, None, eng)
 
 
-def snippet(graph: Graph, engine_name: str = "autograd", order: int = 2) -> str:
-    """Runnable Python printing the engine's derivatives of ``order`` (2 or 3) of the graph."""
-    lines = graph.snippet(engine_name).splitlines()[:-2]  # the build, without backward and print
-    leaves = ", ".join(graph.names()[: len(graph.leaves)])
-    out = graph.names()[graph.out]
+def snippet(graph: Graph, engine: Any = None, order: int = 2) -> str:
+    """Runnable Python printing the engine's derivatives of ``order`` (2 or 3) of the graph, one
+    row per line, computed as the oracles do (with the engine's own names)."""
+    eng = resolve_engine(engine)
+    lines = graph.snippet(eng).splitlines()[:-2]  # the build, without its backward and print
+    names = graph.names()
+    grad, backward = eng.grad_attr, eng.backward_method
     lines += [
-        f"leaves = [{leaves}]",
+        f"leaves = [{', '.join(names[: len(graph.leaves)])}]",
         "",
         "",
         "def grads_of(y, create_graph):  # d y / d leaf, each leaf's gradient zeroed first",
         "    for x in leaves:",
-        "        x.grad = 0",
-        "    if not isinstance(y, Value):  # a constant: every derivative is 0",
+        f"        x.{grad} = 0",
+        f"    if not isinstance(y, {eng.class_name}):  # a constant: every derivative is 0",
         "        return [0] * len(leaves)",
-        "    y.backward(create_graph=True) if create_graph else y.backward()",
-        "    return [x.grad for x in leaves]",
+        f"    y.{backward}(create_graph=True) if create_graph else y.{backward}()",
+        f"    return [x.{grad} for x in leaves]",
         "",
         "",
-        f"for gi in grads_of({out}, True):",
+        f"for gi in grads_of({names[graph.out]}, True):",
     ]
     if order == 2:
         lines.append("    print(grads_of(gi, False))  # a row of the Hessian")
@@ -546,8 +509,8 @@ def assert_hessian_fd(
 
     def gradient(x: list[float]) -> list[Any]:
         values = graph.build(eng, x)
-        _backward(eng, values[graph.out])
-        return [_grad(eng, v) for v in values[: len(x)]]
+        eng.backward(values[graph.out])
+        return [eng.grad(v) for v in values[: len(x)]]
 
     def total_atol(i: int, j: int) -> float:  # the differenced gradient's own rounding (module doc)
         return atol + 4 * grad_tols[i] / _fd_step(point, j, step_ok)
@@ -576,15 +539,15 @@ def gradgradcheck(
     n = len(point)
 
     def build(x: Sequence[float] = point) -> tuple[list[Any], list[Any], Any]:
-        leaves = [_make(eng, v) for v in x]
+        leaves = [eng.make(v) for v in x]
         return leaves, leaves, f(*leaves)
 
     got = _derivatives(build, eng, n, 2)
 
     def gradient(x: list[float]) -> list[Any]:
         leaves, _, out = build(x)
-        _backward(eng, out)
-        return [_grad(eng, v) for v in leaves]
+        eng.backward(out)
+        return [eng.grad(v) for v in leaves]
 
     name = getattr(f, "__name__", "f")
     title = f"gradgradcheck of {name} (central differences of the gradient, rtol={rtol:g}, atol={atol:g})"
@@ -592,7 +555,7 @@ def gradgradcheck(
     report = _fd_hessian_report(title, names, point, got, gradient, rtol, lambda i, j: atol, None)
     if not raise_exception:
         return report
-    return _finish(report, None, eng.name)
+    return _finish(report, None, eng)
 
 
 # ---------------------------------------------------------------------- first order in graph mode
@@ -602,14 +565,14 @@ def assert_graph_mode_gradient(graph: Graph, engine: Any = None) -> None:
     eng = resolve_engine(engine)
     graph_mode = _graph_mode_gradient(graph, eng)
     values = graph.build(eng)
-    _backward(eng, values[graph.out])
-    plain = [_grad(eng, v) for v in values[: len(graph.leaves)]]
+    eng.backward(values[graph.out])
+    plain = [eng.grad(v) for v in values[: len(graph.leaves)]]
     tols = [0.0] * len(plain) if graph.rational else symbolic_tolerances(graph)[0]
     for name, a, b, tol in zip(graph.names(), graph_mode, plain, tols):
         if not abs(a - b) <= 2 * tol:
             raise AssertionError(
                 f"graph mode: d out/d{name} is {a!r} after backward(create_graph=True) but {b!r} after "
-                f"backward() (allowed difference {2 * tol:.3g})\n{graph.snippet(eng.name)}"
+                f"backward() (allowed difference {2 * tol:.3g})\n{graph.snippet(eng)}"
             )
 
 
@@ -623,20 +586,7 @@ def check_second_order(engine: Any, graph: Graph) -> None:
         raise NotImplementedError(
             f"check_second_order: the engine {eng.name} has no backward(create_graph=True)"
         )
-    if graph.rational and _keeps_fractions(eng):
+    if graph.rational and eng.exact:
         assert_hessian_exact(graph, eng)
     else:
         assert_hessian_symbolic(graph, eng)
-
-
-def _keeps_fractions(eng: Any) -> bool:
-    exact = getattr(eng, "exact", None)
-    if isinstance(exact, bool):  # the adapter's own probe
-        return exact
-    try:
-        x = _make(eng, Fraction(1, 3))
-        y = x * x
-        _backward(eng, y)
-        return type(_data(eng, y)) is Fraction and type(_grad(eng, x)) is Fraction
-    except Exception:
-        return False
