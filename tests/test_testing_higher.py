@@ -311,3 +311,42 @@ def test_symbolic_tolerance_of_a_square_of_a_square_is_the_documented_sum():
     graph = Graph((x,), (Node("mul", (0, 0)), Node("mul", (1, 1))))
     ((tol,),) = hessian_tolerances(graph)
     assert tol == pytest.approx(16 * EPS * (bound + sens) + 16 * 2.0**-1074 * (1 + bound), rel=1e-6)
+
+
+# ---------------------------------------------------------------------- the stateful machine
+def leaky_engine() -> ModuleType:
+    """A copy of the engine in which create_graph, once asked for, sticks to every later backward()."""
+    module = wrong_graph_engine("mul", 1)  # a faithful copy
+    original = module.Value.backward
+    leaked = []
+
+    def backward(self, create_graph=False):
+        leaked.append(create_graph)
+        original(self, create_graph=any(leaked))
+
+    module.Value.backward = backward
+    return module
+
+
+def test_the_stateful_machine_passes_the_engine_with_create_graph_steps():
+    from autograd.testing.checks import run_stateful
+
+    run_stateful(autograd, max_examples=30)
+
+
+@pytest.mark.parametrize(
+    ("engine", "says"),
+    [(lambda: wrong_graph_engine("mul", TINY), "create_graph=True)"),
+     (lambda: wrong_graph_engine("div", 0), "create_graph=True)"),
+     (lambda: wrong_graph_engine("powc", TINY), "create_graph=True)"),
+     (leaky_engine, "model says a number")],
+    ids=["mul off by 1e-9", "div's second-order term dropped", "powc off by 1e-9", "create_graph leaks"],
+)  # fmt: skip
+def test_the_stateful_machine_catches_wrong_second_derivatives_and_leaking_create_graph(engine, says):
+    from hypothesis import Phase
+
+    from autograd.testing.checks import run_stateful
+
+    with pytest.raises(AssertionError, match="stateful: node") as info:
+        run_stateful(engine(), max_examples=100, phases=[Phase.explicit, Phase.generate])
+    assert says in str(info.value)  # the reproducer shows the create_graph step

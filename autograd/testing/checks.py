@@ -21,6 +21,7 @@ from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
     invariant,
+    precondition,
     rule,
     run_state_machine_as_test,
 )
@@ -355,8 +356,18 @@ def stateful_machine(
     gradients under ``convention`` (ours by default; the audit passes the one it
     observed with :func:`backward_convention`).  After every step every gradient must
     equal the model's exactly.
+
+    An engine with higher order (and our convention) also gets create_graph steps:
+    ``backward(create_graph=True)`` from any node (the gradients' values as in a plain
+    pass; every reached gradient a Value; a later plain pass makes interior ones numbers
+    again, leaves stay Values until zeroed), and the derivative of a leaf's Value
+    gradient: every leaf zeroed, then a plain ``backward()`` from it must leave in each
+    leaf j the sum, over the create_graph passes it holds, of d2 y / d leaf d x_j, from
+    sympy's diff twice (exact).  Interior gradients after that pass depend on how the
+    engine wrote its rules, so they are not judged until a later pass resets them.
     """
     eng = resolve_engine(engine)
+    higher = convention == OUR_CONVENTION and eng.higher_order
 
     class GradientMachine(RuleBasedStateMachine):
         def __init__(self) -> None:
@@ -368,6 +379,13 @@ def stateful_machine(
             self.model: list[Fraction] = []
             self.script: list[str] = []  # what was done, as Python using the engine's names
             self.passed: set[int] = set()  # interior nodes some backward() pass went through
+            # create_graph steps (higher-order engines): sympy's expression of every slot, which
+            # gradients are Values, d(leaf k's Value gradient)/d(leaf j), and the interior
+            # gradients not judged since a pass from a gradient (engine-dependent)
+            self.exprs: list[Any] = []
+            self.is_value: list[bool] = []
+            self.second: dict[int, dict[int, Fraction]] = {}
+            self.unknown: set[int] = set()
 
         # ---- rules
         @initialize(value=gs.rational_leaves)
@@ -382,6 +400,8 @@ def stateful_machine(
             self.ops.append(("", None))
             self.exact.append(value)
             self.model.append(Fraction(0))
+            self.exprs.append(sympy.Symbol(f"v{len(self.exprs)}", real=True))
+            self.is_value.append(False)
 
         def _add(self, op: str, c: Any, args: tuple[int, ...]) -> None:
             self.script.append(f"v{len(self.values)} = {OPS[op].source([f'v{a}' for a in args], c)}")
@@ -390,6 +410,8 @@ def stateful_machine(
             self.ops.append((op, c))
             self.exact.append(Fraction(OPS[op].num([self.exact[a] for a in args], c)))
             self.model.append(Fraction(0))
+            self.exprs.append(OPS[op].sym([self.exprs[a] for a in args], c))
+            self.is_value.append(False)
 
         def _valid(self, op: str, c: Any, args: tuple[int, ...]) -> bool:
             vals = [self.exact[a] for a in args]
@@ -429,6 +451,58 @@ def stateful_machine(
             self.script.append(f"v{y}.{eng.backward_method}()")
             eng.backward(self.values[y])
             model_backward(self.args, self.ops, self.exact, self.model, y, convention)
+            for k in reached:
+                self.is_value[k] = False  # interior gradients are numbers again
+            self.unknown -= reached
+
+        if higher:
+
+            @rule(data=st.data())
+            def backward_create_graph(self, data: Any) -> None:
+                # a coin flip prefers the newest node, whose second derivatives involve the most ops
+                newest = len(self.values) - 1
+                y = newest if data.draw(st.booleans()) else data.draw(st.integers(0, newest))
+                self.script.append(f"v{y}.{eng.backward_method}(create_graph=True)")
+                eng.backward(self.values[y], create_graph=True)
+                model_backward(self.args, self.ops, self.exact, self.model, y, convention)
+                reached = _reachable(self.args, y)
+                leaves = [k for k in range(len(self.values)) if self.args[k] is None]
+                point = {
+                    self.exprs[j]: sympy.Rational(self.exact[j].numerator, self.exact[j].denominator)
+                    for j in leaves
+                }
+                for k in reached:
+                    self.is_value[k] = True
+                    if self.args[k] is None and self.args[y] is not None:
+                        first = sympy.diff(self.exprs[y], self.exprs[k])
+                        row = self.second.setdefault(k, {})
+                        for j in leaves:
+                            d = sympy.Rational(sympy.diff(first, self.exprs[j]).xreplace(point))
+                            row[j] = row.get(j, Fraction(0)) + Fraction(int(d.p), int(d.q))
+                self.unknown -= reached
+                if data.draw(st.booleans()):  # at once, half the time: the commonest way to use it
+                    self.differentiate_a_gradient(data)
+
+            @precondition(lambda self: any(self.is_value[k] for k in self._leaves()))
+            @rule(data=st.data())
+            def differentiate_a_gradient(self, data: Any) -> None:
+                k = data.draw(st.sampled_from([k for k in self._leaves() if self.is_value[k]]))
+                g = eng.grad(self.values[k])
+                assert isinstance(g, eng.Value), f"stateful: leaf v{k}'s gradient {g!r} is not a Value"
+                want = self.second.get(k, {})
+                self.script.append(f"g = v{k}.{eng.grad_attr}")
+                for j in self._leaves():
+                    self.script.append(f"v{j}.{eng.grad_attr} = 0")
+                    eng.set_grad(self.values[j], 0)
+                    self.model[j] = want.get(j, Fraction(0))
+                    self.is_value[j] = False
+                    self.second.pop(j, None)
+                self.script.append(f"g.{eng.backward_method}()")
+                eng.backward(g)
+                self.unknown = {i for i, a in enumerate(self.args) if a is not None}
+
+        def _leaves(self) -> list[int]:
+            return [i for i, a in enumerate(self.args) if a is None]
 
         @rule(data=st.data())
         def zero_grad(self, data: Any) -> None:
@@ -437,11 +511,22 @@ def stateful_machine(
             self.script.append(f"v{k}.{eng.grad_attr} = 0")
             eng.set_grad(self.values[k], 0)
             self.model[k] = Fraction(0)
+            self.is_value[k] = False
+            self.second.pop(k, None)
 
         @invariant()
         def gradients_match_model(self) -> None:
             got = [eng.grad(v) for v in self.values]
             for k, want in enumerate(self.model):
+                if k in self.unknown:
+                    continue
+                if higher:
+                    is_value = isinstance(got[k], eng.Value)
+                    assert is_value == self.is_value[k], (
+                        f"stateful: node v{k} ({self.ops[k][0] or 'leaf'}) has grad {got[k]!r}, "
+                        f"model says {'a Value' if self.is_value[k] else 'a number'}\n{self._reproducer()}"
+                    )
+                    got[k] = eng.data(got[k]) if is_value else got[k]
                 assert got[k] == want, (
                     f"stateful: node v{k} ({self.ops[k][0] or 'leaf'}) has grad {got[k]!r}, "
                     + (f"model says {want}\n{self._reproducer()}")
@@ -449,13 +534,17 @@ def stateful_machine(
 
         def _reproducer(self) -> str:
             """The steps so far as a script that prints expected vs actual gradients."""
-            grads = ", ".join(f"str(v{i}.{eng.grad_attr})" for i in range(len(self.values)))
+            grad = eng.grad_attr
+            expected = ["?" if i in self.unknown else str(m) for i, m in enumerate(self.model)]
+            grads = ", ".join(
+                f"str(getattr(v{i}.{grad}, {eng.data_attr!r}, v{i}.{grad}))" for i in range(len(self.values))
+            )
             return "\n".join(
                 [
                     "from fractions import Fraction",
                     eng.import_line(),
                     *self.script,
-                    f"print('expected:', {[str(m) for m in self.model]!r})",
+                    f"print('expected:', {expected!r})",
                     f"print('actual:  ', [{grads}])",
                 ]
             )

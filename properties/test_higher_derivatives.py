@@ -9,7 +9,7 @@ values ``backward(create_graph=True)`` leaves in the leaves' ``.grad`` equal a
 plain ``backward()``'s gradients (exactly on rational graphs).
 
 Reproduce a failure with the same profile
-(``HYPOTHESIS_PROFILE=ci pytest properties/test_higher_order.py::NAME``); the
+(``HYPOTHESIS_PROFILE=ci pytest properties/test_higher_derivatives.py::NAME``); the
 falsifying graph prints as a runnable snippet.
 """
 
