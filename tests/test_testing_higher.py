@@ -350,3 +350,64 @@ def test_the_stateful_machine_catches_wrong_second_derivatives_and_leaking_creat
     with pytest.raises(AssertionError, match="stateful: node") as info:
         run_stateful(engine(), max_examples=100, phases=[Phase.explicit, Phase.generate])
     assert says in str(info.value)  # the reproducer shows the create_graph step
+
+
+# ---------------------------------------------------------------------- corners
+def first_order_graph_mode_wrong(op: str, factor) -> ModuleType:
+    """A copy whose graph-mode rule for ``op`` scales its whole share (first-order values too)."""
+    module = wrong_graph_engine(op, 1)
+    rule = getattr(module, RULES[op])
+    twin = module._GRAPH_RULES[rule]
+
+    def scaled(out):
+        operands = list({id(v): v for v in out._prev}.values())
+        before = [v.grad for v in operands]
+        twin(out)
+        for v, b in zip(operands, before, strict=True):
+            v.grad = b + (v.grad - b) * factor
+
+    module._GRAPH_RULES[rule] = scaled
+    return module
+
+
+def test_graph_mode_gradients_that_differ_from_the_fast_paths_are_reported():
+    from autograd.testing.higher import assert_graph_mode_gradient
+
+    assert_graph_mode_gradient(EXACT_GRAPHS["mul"])
+    assert_graph_mode_gradient(FLOAT_GRAPHS["tanh"])
+    with pytest.raises(AssertionError) as info:
+        assert_graph_mode_gradient(EXACT_GRAPHS["mul"], first_order_graph_mode_wrong("mul", TINY))
+    message = str(info.value)
+    assert message.startswith(
+        "graph mode: d out/dx0 is Fraction(-13000000013, 10000000000) after "
+        "backward(create_graph=True) but Fraction(-13, 10) after backward()"
+    )
+    script = message.split("reproduce with (runnable):\n")[1].replace("wrong_mul_graph_engine", "autograd")
+    out = io.StringIO()
+    with redirect_stdout(out):
+        exec(script, {})
+    assert out.getvalue().splitlines() == [  # run on our engine, the two passes agree
+        "create_graph: [Fraction(-13, 10), Fraction(7, 10)]",
+        "plain:        [Fraction(-13, 10), Fraction(7, 10)]",
+    ]
+    with pytest.raises(AssertionError, match="graph mode: d out/dx0 is"):
+        assert_graph_mode_gradient(FLOAT_GRAPHS["tanh"], first_order_graph_mode_wrong("tanh", 1 + 1e-9))
+
+
+def test_second_derivatives_through_sympys_abs_and_dirac_delta():
+    # (x * x) ** -0.5 is 1/|x| to sympy: its second derivative carries DiracDelta(x), 0 off the kink
+    graph = Graph((0.5,), (Node("mul", (0, 0)), Node("powc", (1,), -0.5)))
+    report = assert_hessian_symbolic(graph)
+    assert report.rows[0].oracle == 16  # 2 / |x|**3 at 0.5
+    from autograd.testing.higher import _dirac_delta
+
+    with pytest.raises(ValueError, match="DiracDelta at 0"):
+        _dirac_delta(0)
+
+
+def test_fd_oracle_shrinks_its_step_away_from_a_relu_kink():
+    # relu's input is 3e-6 from its kink, less than the default step: the step shrinks and
+    # the estimate still sees relu(x) * x = x**2 (d2 = 2)
+    graph = Graph((3e-6,), (Node("relu", (0,)), Node("mul", (1, 0))))
+    (row,) = assert_hessian_fd(graph).rows
+    assert row.engine == 2 and row.oracle == pytest.approx(2, rel=1e-6)

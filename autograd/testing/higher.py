@@ -572,8 +572,24 @@ def assert_graph_mode_gradient(graph: Graph, engine: Any = None) -> None:
         if not abs(a - b) <= 2 * tol:
             raise AssertionError(
                 f"graph mode: d out/d{name} is {a!r} after backward(create_graph=True) but {b!r} after "
-                f"backward() (allowed difference {2 * tol:.3g})\n{graph.snippet(eng)}"
+                f"backward() (allowed difference {2 * tol:.3g})\nreproduce with (runnable):\n"
+                + _graph_mode_snippet(graph, eng)
             )
+
+
+def _graph_mode_snippet(graph: Graph, eng: Any) -> str:
+    """Runnable Python printing the leaf gradients' values after each kind of pass."""
+    lines = graph.snippet(eng).splitlines()[:-2]
+    leaves = graph.names()[: len(graph.leaves)]
+    out, grad, backward = graph.names()[graph.out], eng.grad_attr, eng.backward_method
+    lines += [
+        f"{out}.{backward}(create_graph=True)",
+        f"print('create_graph:', [{', '.join(f'{x}.{grad}.{eng.data_attr}' for x in leaves)}])",
+        *(f"{x}.{grad} = 0" for x in leaves),
+        f"{out}.{backward}()",
+        f"print('plain:       ', [{', '.join(f'{x}.{grad}' for x in leaves)}])",
+    ]
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- for the audit
