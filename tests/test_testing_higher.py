@@ -411,3 +411,15 @@ def test_fd_oracle_shrinks_its_step_away_from_a_relu_kink():
     graph = Graph((3e-6,), (Node("relu", (0,)), Node("mul", (1, 0))))
     (row,) = assert_hessian_fd(graph).rows
     assert row.engine == 2 and row.oracle == pytest.approx(2, rel=1e-6)
+
+
+def test_the_symbolic_reference_raises_its_precision_until_it_settles_or_says_inconclusive():
+    from autograd.testing.higher import OracleInconclusive, _mp_hessian
+
+    exact_at_any_precision = Graph((0.7, -1.3), (Node("mul", (0, 1)), Node("mul", (2, 2))))
+    zero = [[0.0, 0.0], [0.0, 0.0]]
+    settled = _mp_hessian(exact_at_any_precision, zero)  # exact at any precision: settles at tol 0
+    assert float(settled[(0, 1)]) == pytest.approx(4 * 0.7 * -1.3, rel=1e-15)
+    with pytest.raises(OracleInconclusive, match="did not settle at 800 digits") as info:
+        _mp_hessian(FLOAT_GRAPHS["tanh"], [[0.0]])  # tanh'' changes in every digit: never exactly equal
+    assert "800 digits" in info.value.reason
