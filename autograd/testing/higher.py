@@ -20,10 +20,12 @@ The engine's derivatives
     tolerance.  sympy's partials are cached per graph structure.
 
 ``assert_hessian_symbolic``
-    Float leaves: sympy's Hessian evaluated by mpmath (from ``MP_DPS`` digits,
-    the precision doubled until two evaluations agree to a millionth of every
-    entry's tolerance, else :class:`OracleInconclusive`) against the engine's
-    float Hessian, within a tolerance derived per entry from the graph.  For a composition, the
+    Float leaves: sympy's Hessian (the reference: exact in Fractions when
+    every op maps rationals to rationals, since floats are rationals; else
+    mpmath from ``MP_DPS`` digits, the precision doubled until two evaluations
+    agree to a millionth of every entry's tolerance, else
+    :class:`OracleInconclusive`) against the engine's float Hessian, within a
+    tolerance derived per entry from the graph.  For a composition, the
     second-order chain rule gives a sum over nodes k::
 
         H_ij = sum_k  abar_k * sum_{a,b} phi''_k[a,b] * T_a,i * T_b,j
@@ -452,13 +454,16 @@ def hessian_tolerances(graph: Graph) -> list[list[float]]:
 
 
 def assert_hessian_symbolic(graph: Graph, engine: Any = None) -> GradcheckReport:
-    """Engine Hessian vs sympy's second derivatives at ``MP_DPS`` digits, within the derived tolerance."""
+    """Engine Hessian vs sympy's second derivatives (exact when every op maps rationals to
+    rationals, since floats are rationals; else mpmath, see the module doc), within the
+    derived tolerance."""
     eng = resolve_engine(engine)
     graph = graph.with_leaves([float(x) for x in graph.leaves])
     got = engine_derivatives(graph, eng, 2)
     tols = hessian_tolerances(graph)
-    want = _mp_hessian(graph, tols)
-    title = "symbolic order-2 oracle (sympy's diff, mpmath, derived tolerance)"
+    exact = all(OPS[n.op].rational(n.const) for n in graph.nodes)
+    want = _exact_partials(graph, 2) if exact else _mp_hessian(graph, tols)
+    title = "symbolic order-2 oracle (sympy's diff, exact or mpmath reference, derived tolerance)"
     report = _report(
         title, graph, got, lambda idx: want[tuple(sorted(idx))], lambda idx: tols[idx[0]][idx[1]]
     )
