@@ -75,9 +75,11 @@ The engine's derivatives
     ``gradgradcheck``.  The function differenced is itself a rounded gradient,
     so on graphs the rounding term uses the first-order oracle's derived bound
     ``tol_i`` for ``g_i`` (``4 * tol_i / h`` is added to ``atol``; Richardson's
-    rounding error is at most ``1.5 * tol_i / h``).  ``gradgradcheck`` of an
-    arbitrary function has no graph: its rounding term is ``_fd_row``'s
-    ``4 * eps * F / h`` with F the largest gradient seen, and ``rtol``/``atol``.
+    rounding error is at most ``1.5 * tol_i / h``), and the engine's Hessian
+    may itself be off by the symbolic oracle's derived tolerance (added too).
+    ``gradgradcheck`` of an arbitrary function has no graph: its rounding term
+    is ``_fd_row``'s ``4 * eps * F / h`` with F the largest gradient seen, and
+    ``rtol``/``atol`` (defaults one decade looser than gradcheck's).
 """
 
 from __future__ import annotations
@@ -538,6 +540,7 @@ def assert_hessian_fd(
     graph = graph.with_leaves(point)
     got = engine_derivatives(graph, eng, 2)
     grad_tols, _ = symbolic_tolerances(graph)
+    hessian_tols = hessian_tolerances(graph)
     step_ok = _kink_guard(graph, point)
 
     def gradient(x: list[float]) -> list[Any]:
@@ -545,8 +548,8 @@ def assert_hessian_fd(
         eng.backward(values[graph.out])
         return [eng.grad(v) for v in values[: len(x)]]
 
-    def total_atol(i: int, j: int) -> float:  # the differenced gradient's own rounding (module doc)
-        return atol + 4 * grad_tols[i] / _fd_step(point, j, step_ok)
+    def total_atol(i: int, j: int) -> float:  # the engine's own rounding, both orders (module doc)
+        return atol + hessian_tols[i][j] + 4 * grad_tols[i] / _fd_step(point, j, step_ok)
 
     title = f"finite differences of the engine's gradient (central, Richardson, rtol={rtol:g}, atol={atol:g})"
     report = _fd_hessian_report(title, graph.names(), point, got, gradient, rtol, total_atol, step_ok)
