@@ -423,3 +423,10 @@ def test_the_symbolic_reference_raises_its_precision_until_it_settles_or_says_in
     with pytest.raises(OracleInconclusive, match="did not settle at 800 digits") as info:
         _mp_hessian(FLOAT_GRAPHS["tanh"], [[0.0]])  # tanh'' changes in every digit: never exactly equal
     assert "800 digits" in info.value.reason
+
+
+def test_symbolic_tolerance_ignores_nodes_that_do_not_reach_the_output():
+    square_of_square = (Node("mul", (0, 0)), Node("mul", (1, 1)))
+    alone = hessian_tolerances(Graph((0.7,), square_of_square))
+    dangling = hessian_tolerances(Graph((0.7,), (*square_of_square, Node("exp", (2,))), output=2))
+    assert dangling == alone

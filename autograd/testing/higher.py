@@ -433,11 +433,16 @@ def hessian_tolerances(graph: Graph) -> list[list[float]]:
                             weighted[slot] * ta * tb
                             + paths[slot] * (w2 * ta * tb + tang_w[a][i] * tb + ta * tang_w[b][j])
                         )
-    # forward rounding of every reachable node, pushed through the exact Hessian
+    # forward rounding of every node with a path to the output (even one whose float partials
+    # to it are 0: at v = 0 the partial of v * v is 0, but moving v moves the Hessian)
+    reaching = {graph.out}
+    for k in reversed(range(len(graph.nodes))):
+        if n + k in reaching:
+            reaching.update(graph.nodes[k].args)
     sens = [[0.0] * n for _ in range(n)]
     for k, node in enumerate(graph.nodes):
         slot = n + k
-        if not paths[slot]:
+        if slot not in reaching:
             continue
         err = OPS[node.op].fwd_err([values[a] for a in node.args], node.const, values[slot])
         h = 1e-6 * max(1.0, abs(values[slot]))
