@@ -430,3 +430,11 @@ def test_symbolic_tolerance_ignores_nodes_that_do_not_reach_the_output():
     alone = hessian_tolerances(Graph((0.7,), square_of_square))
     dangling = hessian_tolerances(Graph((0.7,), (*square_of_square, Node("exp", (2,))), output=2))
     assert dangling == alone
+
+
+def test_fd_oracle_shrinks_its_step_inside_the_domain_too():
+    # log(x) at 3e-6: a step of 6e-6 would leave log's domain (the float function raises there)
+    graph = Graph((3e-6,), (Node("relu", (0,)), Node("log", (0,)), Node("add", (1, 2))))
+    (row,) = assert_hessian_fd(graph).rows
+    assert row.ok and row.engine == pytest.approx(-1 / 3e-6**2, rel=1e-12)
+    assert row.oracle == pytest.approx(row.engine, rel=1e-2)  # a steep function: a looser estimate
