@@ -323,12 +323,20 @@ def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Val
     """
     if len(ws) != len(xs):
         raise ValueError(f"dot: length mismatch, {len(ws)} weights and {len(xs)} inputs")
-    n = len(ws)
     operands: tuple[Any, ...] = (*ws, *xs, start)
-    for operand in operands:
-        if type(operand) is not Value:  # numbers among them: make them constants
-            operands = tuple(v if type(v) is Value else _as_value(v, "dot") for v in operands)
-            break
+    if type(start) is Value:
+        # All Values, the usual case: the type check rides along in the summing loop
+        # (one loop instead of two: a neuron's forward pass is mostly this loop).
+        total = start.data
+        for w, x in zip(ws, xs):
+            if type(w) is not Value or type(x) is not Value:
+                break
+            total += w.data * x.data
+        else:
+            return _node(total, operands, None, _dot_back)
+    # numbers among the operands: make them constants, then sum again from the start
+    operands = tuple(v if type(v) is Value else _as_value(v, "dot") for v in operands)
+    n = len(ws)
     total = operands[-1].data
     for w, x in zip(operands[:n], operands[n:-1]):
         total += w.data * x.data
