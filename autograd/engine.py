@@ -77,6 +77,7 @@ Rule = Callable[["Value"], None]
 
 _INF = math.inf
 _NEG_INF = -math.inf  # a constant: -_INF would build a new float at every check
+_ZERO = 0  # (see _topological_order)
 
 
 class Value:
@@ -258,7 +259,7 @@ class Value:
         if self._back is None:  # a leaf on its own: d(self)/d(self) = 1
             self.grad = _accumulate(self.grad, _constant(1)) if create_graph else self.grad + 1
             return
-        order, leaves, before = _topological_order(self)
+        order, leaves, kept = _topological_order(self)
         node = self
         try:
             if create_graph:
@@ -271,20 +272,24 @@ class Value:
                 for node in reversed(order):
                     node._back(node)  # type: ignore[misc]  # only interior nodes are listed
         except BaseException as exc:  # e.g. float ** int out of range inside the pow rule
-            for leaf, grad in zip(leaves, before):
-                leaf.grad = grad  # leave the leaves as they were before this pass
+            for leaf in leaves:  # leave the leaves as they were before this pass
+                leaf.grad = 0
+            for leaf, grad in kept:
+                leaf.grad = grad
             if isinstance(exc, OverflowError):
                 raise OverflowError(f"backward: the gradient through {node.op} {node!r} overflowed") from exc
             raise
         if create_graph:
-            for node in order:
+            for leaf, grad in kept:
+                leaf.grad = _accumulate(grad, leaf.grad)
+            for node in (*order, *leaves):
                 if type(node.grad) is not Value:  # no share reached it
                     node.grad = _constant(0)
-            for leaf, grad in zip(leaves, before):
-                leaf.grad = _accumulate(grad, leaf.grad)
             return
-        for leaf, grad in zip(leaves, before):
-            leaf.grad = grad = grad + leaf.grad
+        for leaf, grad in kept:
+            leaf.grad = grad + leaf.grad
+        for leaf in leaves:
+            grad = leaf.grad
             try:
                 if _NEG_INF < grad < _INF:
                     continue
@@ -344,27 +349,28 @@ def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Val
 
 
 # ---------------------------------------------------------------------- the graph walk
-def _topological_order(root: Value) -> tuple[list[Value], list[Value], list[Any]]:
-    """The interior nodes below ``root`` in topological order, and its leaves.
+def _topological_order(root: Value) -> tuple[list[Value], list[Value], list[tuple[Value, Any]]]:
+    """The interior nodes below ``root`` in topological order, its leaves, and the leaves kept.
 
     An iterative depth-first search (an explicit stack, never recursion) marks
     each node it visits, so each interior node is listed exactly once, after
     every node it feeds on.  A node used twice by one op (``a * a``) is listed
     once and later simply receives two shares.  On the way it prepares the
     pass: every interior node's ``grad`` is set to 0 (a pass's gradient only),
-    and so is every leaf's, whose earlier gradient is returned in the third
-    list (each pass sums a leaf's shares from 0 and adds the total once).
+    and so is every leaf's (each pass sums a leaf's shares from 0 and adds the
+    total once): a leaf whose gradient was not already the int 0 is returned
+    in the third list with that gradient, to be added back.
     """
     # Each node's _mark says where the search is with it.  The marks are
     # new objects for every pass, so a mark left by an earlier pass (even
     # one cut short by an error) never matches and nothing needs resetting.
     opened, listed = object(), object()
     order: list[Value] = []
-    leaves: list[Value] = []  # each leaf once, with the gradient it had before this pass
-    before: list[Any] = []
+    leaves: list[Value] = []  # each leaf once
+    kept: list[tuple[Value, Any]] = []  # (leaf, its gradient before this pass), unless that was 0
     stack = [root]
     # bound methods, looked up once: this loop runs once per edge of the graph
-    push, list_node, list_leaf, keep_grad = stack.append, order.append, leaves.append, before.append
+    push, list_node, list_leaf, keep = stack.append, order.append, leaves.append, kept.append
     while stack:
         node = stack.pop()
         mark = node._mark
@@ -382,12 +388,16 @@ def _topological_order(root: Value) -> tuple[list[Value], list[Value], list[Any]
                 if child._back is None:
                     child._mark = listed
                     list_leaf(child)
-                    keep_grad(child.grad)
-                    child.grad = 0  # this pass's share is summed from 0, then added once
+                    # After zero_grad() a leaf holds the int 0 (CPython has one int 0, so `is` finds
+                    # it): its shares can be summed in place, 0 + total being total.  Anything else
+                    # (0.0, -0.0, a Value) is kept and added back after the pass.
+                    if child.grad is not _ZERO:
+                        keep((child, child.grad))
+                        child.grad = 0
                 else:
                     push(child)  # (an opened child would mean a cycle)
         # listed: a stale second copy on the stack, already listed
-    return order, leaves, before
+    return order, leaves, kept
 
 
 def _reachable(root: Value) -> list[Value]:
