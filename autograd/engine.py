@@ -259,7 +259,7 @@ class Value:
         if self._back is None:  # a leaf on its own: d(self)/d(self) = 1
             self.grad = _accumulate(self.grad, _constant(1)) if create_graph else self.grad + 1
             return
-        order, leaves, kept = _topological_order(self)
+        order, leaves, before = _topological_order(self)
         node = self
         try:
             if create_graph:
@@ -274,19 +274,19 @@ class Value:
         except BaseException as exc:  # e.g. float ** int out of range inside the pow rule
             for leaf in leaves:  # leave the leaves as they were before this pass
                 leaf.grad = 0
-            for leaf, grad in kept:
+            for leaf, grad in zip(leaves, before):
                 leaf.grad = grad
             if isinstance(exc, OverflowError):
                 raise OverflowError(f"backward: the gradient through {node.op} {node!r} overflowed") from exc
             raise
         if create_graph:
-            for leaf, grad in kept:
+            for leaf, grad in zip(leaves, before):
                 leaf.grad = _accumulate(grad, leaf.grad)
             for node in (*order, *leaves):
                 if type(node.grad) is not Value:  # no share reached it
                     node.grad = _constant(0)
             return
-        for leaf, grad in kept:
+        for leaf, grad in zip(leaves, before):
             leaf.grad = grad + leaf.grad
         for leaf in leaves:
             grad = leaf.grad
@@ -349,8 +349,8 @@ def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Val
 
 
 # ---------------------------------------------------------------------- the graph walk
-def _topological_order(root: Value) -> tuple[list[Value], list[Value], list[tuple[Value, Any]]]:
-    """The interior nodes below ``root`` in topological order, its leaves, and the leaves kept.
+def _topological_order(root: Value) -> tuple[list[Value], list[Value], list[Any]]:
+    """The interior nodes below ``root`` in topological order, its leaves, and what they held.
 
     An iterative depth-first search (an explicit stack, never recursion) marks
     each node it visits, so each interior node is listed exactly once, after
@@ -358,19 +358,21 @@ def _topological_order(root: Value) -> tuple[list[Value], list[Value], list[tupl
     once and later simply receives two shares.  On the way it prepares the
     pass: every interior node's ``grad`` is set to 0 (a pass's gradient only),
     and so is every leaf's (each pass sums a leaf's shares from 0 and adds the
-    total once): a leaf whose gradient was not already the int 0 is returned
-    in the third list with that gradient, to be added back.
+    total once).  ``before[i]`` is the gradient ``leaves[i]`` held before the
+    pass; the leaves after the first ``len(before)`` held the int 0 already.
     """
     # Each node's _mark says where the search is with it.  The marks are
     # new objects for every pass, so a mark left by an earlier pass (even
     # one cut short by an error) never matches and nothing needs resetting.
     opened, listed = object(), object()
     order: list[Value] = []
-    leaves: list[Value] = []  # each leaf once
-    kept: list[tuple[Value, Any]] = []  # (leaf, its gradient before this pass), unless that was 0
+    leaves: list[Value] = []  # each leaf once: first those kept with their gradient in before,
+    before: list[Any] = []
+    zeroed: list[Value] = []  # then those that held the int 0
     stack = [root]
     # bound methods, looked up once: this loop runs once per edge of the graph
-    push, list_node, list_leaf, keep = stack.append, order.append, leaves.append, kept.append
+    push, list_node, keep_leaf, keep_grad = stack.append, order.append, leaves.append, before.append
+    list_zeroed = zeroed.append
     while stack:
         node = stack.pop()
         mark = node._mark
@@ -387,17 +389,20 @@ def _topological_order(root: Value) -> tuple[list[Value], list[Value], list[tupl
                     continue  # already listed in this pass (leaves are listed at once)
                 if child._back is None:
                     child._mark = listed
-                    list_leaf(child)
                     # After zero_grad() a leaf holds the int 0 (CPython has one int 0, so `is` finds
                     # it): its shares can be summed in place, 0 + total being total.  Anything else
                     # (0.0, -0.0, a Value) is kept and added back after the pass.
-                    if child.grad is not _ZERO:
-                        keep((child, child.grad))
+                    if child.grad is _ZERO:
+                        list_zeroed(child)
+                    else:
+                        keep_leaf(child)
+                        keep_grad(child.grad)
                         child.grad = 0
                 else:
                     push(child)  # (an opened child would mean a cycle)
         # listed: a stale second copy on the stack, already listed
-    return order, leaves, kept
+    leaves += zeroed
+    return order, leaves, before
 
 
 def _reachable(root: Value) -> list[Value]:
