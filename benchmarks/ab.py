@@ -1,11 +1,12 @@
-"""``python -m benchmarks.ab OLD NEW``: two versions of the engine, side by side in one process.
+"""``python -m benchmarks.ab OLD NEW [MORE ...]``: versions of the engine, side by side in one process.
 
-OLD and NEW are each a directory holding ``engine.py`` and ``nn.py`` (an
+Each argument is a directory holding ``engine.py`` and ``nn.py`` (an
 ``autograd/`` folder), e.g. one written by ``git worktree add /tmp/old REV``.
 Each version is loaded under its own module name; then the one-sample step,
-the whole-batch step and the chain (20,000 steps) run alternately on both,
-every run from a collected heap with the GC on, timed by the process's CPU
-time.  This is how DESIGN.md measured what each change to the engine bought.
+the whole-batch step and the chain (20,000 steps) run alternately on all of
+them, every run from a collected heap with the GC on, timed by the process's
+CPU time; each version's time is also given over the first one's, pair by pair.
+This is how DESIGN.md measured what each change to the engine bought.
 """
 
 from __future__ import annotations
@@ -84,20 +85,22 @@ def compare(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ab", description=__doc__.splitlines()[0])
-    parser.add_argument("old", type=Path)
-    parser.add_argument("new", type=Path)
+    parser.add_argument("versions", type=Path, nargs="+", metavar="DIR", help="OLD NEW [MORE ...]")
     parser.add_argument("--repeats", type=int, default=0, help="runs of each (default: 200, 9 and 15)")
     args = parser.parse_args(argv)
-    versions = {"old": workloads(*load("old", args.old)), "new": workloads(*load("new", args.new))}
+    if len(args.versions) < 2:
+        parser.error("give at least two versions (OLD NEW)")
+    versions = {str(folder): workloads(*load(f"v{i}", folder)) for i, folder in enumerate(args.versions)}
+    width = max(map(len, versions))
     for name, samples in compare(versions, args.repeats).items():
         _, scale, unit, phases = WORKLOADS[name]
+        first = next(iter(samples.values()))
         for version, runs in samples.items():
             medians = [statistics.median(r[i] for r in runs) * scale for i in range(len(phases))]
             parts = "  ".join(f"{p} {m:8.1f} {unit}" for p, m in zip(phases, medians, strict=True))
             total = statistics.median(sum(r) for r in runs) * scale
-            print(f"{name:16} {version}: {parts}  total {total:8.1f} {unit}")
-        new_over_old = [sum(n) / sum(o) for n, o in zip(samples["new"], samples["old"], strict=True)]
-        print(f"{name:16} new / old: {statistics.median(new_over_old):.3f} (median of paired ratios)")
+            over_first = statistics.median(sum(r) / sum(f) for r, f in zip(runs, first, strict=True))
+            print(f"{name:16} {version:{width}}: {parts}  total {total:8.1f} {unit}  /first {over_first:.3f}")
     return 0
 
 
