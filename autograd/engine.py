@@ -655,8 +655,8 @@ def hessian(f: Callable[..., Value], inputs: Sequence[Scalar]) -> list[list[Any]
     ``f`` takes one Value per input (like ``gradcheck``); ``inputs`` are numbers.
     One pass builds the gradient as Values, then one pass per input differentiates it.
     """
-    xs, gradient = _gradient_graph("hessian", f, inputs)
-    return [grad(g, xs) for g in gradient]
+    xs = _leaves("hessian", inputs)
+    return [grad(g, xs) for g in _gradient_graph("hessian", f, xs)]
 
 
 def hvp(f: Callable[..., Value], inputs: Sequence[Scalar], v: Sequence[Scalar]) -> list[Any]:
@@ -664,19 +664,17 @@ def hvp(f: Callable[..., Value], inputs: Sequence[Scalar], v: Sequence[Scalar]) 
 
     Two passes whatever the number of inputs: d/dx of (gradient . v).
     """
+    xs = _leaves("hvp", inputs)
     if isinstance(v, Value) or not isinstance(v, Sequence):
         raise TypeError(f"hvp: v must be a list of numbers, got {v!r} ({type(v).__name__})")
-    if len(v) != len(inputs):
-        raise ValueError(f"hvp: v has {len(v)} entries but there are {len(inputs)} inputs")
+    if len(v) != len(xs):
+        raise ValueError(f"hvp: v has {len(v)} entries but there are {len(xs)} inputs")
     direction = [_check_number("hvp", c) for c in v]
-    xs, gradient = _gradient_graph("hvp", f, inputs)
-    return grad(dot(gradient, direction), xs)
+    return grad(dot(_gradient_graph("hvp", f, xs), direction), xs)
 
 
-def _gradient_graph(
-    op: str, f: Callable[..., Value], inputs: Sequence[Scalar]
-) -> tuple[list[Value], list[Any]]:
-    """Leaves for ``inputs``, and the gradient of ``f`` at them as Values (for hessian and hvp)."""
+def _leaves(op: str, inputs: Sequence[Scalar]) -> list[Value]:
+    """A new leaf for each of ``inputs``, which must be numbers (for hessian and hvp)."""
     if isinstance(inputs, Value) or not isinstance(inputs, Sequence):
         raise TypeError(f"{op}: inputs must be a list of numbers, got {inputs!r} ({type(inputs).__name__})")
     xs = []
@@ -684,10 +682,15 @@ def _gradient_graph(
         if isinstance(x, Value):
             raise TypeError(f"{op}: inputs are numbers (f receives Values made from them), got {x!r}")
         xs.append(_constant(_check_number(op, x)))
+    return xs
+
+
+def _gradient_graph(op: str, f: Callable[..., Value], xs: list[Value]) -> list[Any]:
+    """The gradient of ``f`` at the leaves ``xs``, as Values (for hessian and hvp)."""
     out = f(*xs)
     if not isinstance(out, Value):
         raise TypeError(f"{op}: f must return a Value, got {out!r} ({type(out).__name__})")
-    return xs, grad(out, xs, create_graph=True)
+    return grad(out, xs, create_graph=True)
 
 
 def _values_list(op: str, values: Iterable[Value]) -> list[Value]:

@@ -527,3 +527,103 @@ def test_create_graph_backward_makes_cycles_that_the_collector_frees(gc_off):
     assert _values_alive() > before  # kept alive by the cycles
     assert gc.collect() > 0
     assert _values_alive() == before
+
+
+# ---------------------------------------------------------------------- exact messages and structure
+VALUE_1 = "Value(data=1, grad=0)"
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: grad(3, [Value(1)]), TypeError, "grad: output must be a Value, got 3 (int)"),
+        (
+            lambda: grad(Value(1), Value(1)),
+            TypeError,
+            f"grad: inputs must be a list of Values, got the single Value {VALUE_1}; pass [it]",
+        ),
+        (lambda: grad(Value(1), 5), TypeError, "grad: inputs must be a list of Values, got 5"),
+        (lambda: grad(Value(1), [Value(1), 2.5]), TypeError, "grad: inputs[1] is 2.5 (float), not a Value"),
+        (lambda: hessian(f_cubic, 3), TypeError, "hessian: inputs must be a list of numbers, got 3 (int)"),
+        (
+            lambda: hvp(f_cubic, Value(1), [1]),
+            TypeError,
+            f"hvp: inputs must be a list of numbers, got {VALUE_1} (Value)",
+        ),
+        (
+            lambda: hessian(f_cubic, [2, Value(1)]),
+            TypeError,
+            f"hessian: inputs are numbers (f receives Values made from them), got {VALUE_1}",
+        ),
+        (lambda: hessian(lambda a: 3.0, [1]), TypeError, "hessian: f must return a Value, got 3.0 (float)"),
+        (lambda: hvp(lambda a: None, [1], [1]), TypeError, "hvp: f must return a Value, got None (NoneType)"),
+        (lambda: hvp(f_cubic, [1, 2], 1), TypeError, "hvp: v must be a list of numbers, got 1 (int)"),
+        (
+            lambda: hvp(f_cubic, [1, 2], Value(1)),
+            TypeError,
+            f"hvp: v must be a list of numbers, got {VALUE_1} (Value)",
+        ),
+        (lambda: hvp(f_cubic, [1, 2], [1]), ValueError, "hvp: v has 1 entries but there are 2 inputs"),
+        (lambda: hvp(f_cubic, [1, 2], [1, 2, 3]), ValueError, "hvp: v has 3 entries but there are 2 inputs"),
+        (
+            lambda: hvp(f_cubic, [1, 2], [1, "b"]),
+            TypeError,
+            "hvp: expected a real number or Value, got 'b' (str)",
+        ),
+        (
+            lambda: hessian(f_cubic, ["a"]),
+            TypeError,
+            "hessian: expected a real number or Value, got 'a' (str)",
+        ),
+    ],
+)
+def test_error_messages_in_full(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_overflow_in_a_graph_pass_names_the_node():
+    x = Value(0.5)
+    y = x**-1023
+    with pytest.raises(OverflowError) as info:
+        y.backward(create_graph=True)
+    assert str(info.value) == f"backward: the gradient through pow {y!r} overflowed"
+    assert isinstance(info.value.__cause__, OverflowError)
+
+
+def test_the_first_share_is_kept_as_it_is():
+    # no `0 + share` node: a leaf's gradient from a fresh create_graph pass is the rule's own product
+    x = Value(2)
+    y = x * 3
+    y.backward(create_graph=True)
+    assert x.grad.op == "mul" and x.grad.data == 3
+    assert grad(y, [x], create_graph=True)[0].op == "mul"
+    z = Value(5)
+    z.backward(create_graph=True)  # a lone leaf: the constant 1 itself
+    assert z.grad.op == "" and z.grad.data == 1
+
+
+def test_a_node_no_share_reaches_gets_a_constant_zero():
+    x = Value(F(1, 2))
+    inner = x - 1  # -1/2: relu is inactive, nothing flows back to inner or x
+    out = inner.relu() * 3 + x**0
+    out.backward(create_graph=True)
+    for node in (inner, x):
+        assert type(node.grad) is Value and node.grad.op == "" and node.grad.data == 0
+    x.grad = 5  # an earlier number is kept, as a Value
+    out.backward(create_graph=True)
+    assert type(x.grad) is Value and x.grad.op == "" and x.grad.data == 5
+    before = x.grad
+    out.backward(create_graph=True)  # an earlier Value is kept as it is
+    assert x.grad is before
+
+
+def test_plain_backward_accumulates_onto_every_leaf_holding_a_value():
+    a, b, c = Value(F(1, 2)), Value(3), Value(F(-2, 5))
+    y = a * b + b * c + c * a
+    y.backward(create_graph=True)
+    first = [v.grad.data for v in (a, b, c)]
+    y.backward()
+    assert [v.grad.data for v in (a, b, c)] == [2 * g for g in first]
+    assert all(type(v.grad) is Value for v in (a, b, c))
