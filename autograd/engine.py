@@ -259,7 +259,6 @@ class Value:
             self.grad = _accumulate(self.grad, _constant(1)) if create_graph else self.grad + 1
             return
         order, leaves, before = _topological_order(self)
-        node = self
         try:
             if create_graph:
                 self.grad = _constant(1)
@@ -271,8 +270,8 @@ class Value:
                 for node in reversed(order):
                     node._back(node)  # type: ignore[misc]  # only interior nodes are listed
         except BaseException as exc:  # e.g. float ** int out of range inside the pow rule
-            for leaf, grad in zip(leaves, before):
-                leaf.grad = grad  # leave the leaves as they were before this pass
+            for leaf, earlier in zip(leaves, before):
+                leaf.grad = earlier  # leave the leaves as they were before this pass
             if isinstance(exc, OverflowError):
                 raise OverflowError(f"backward: the gradient through {node.op} {node!r} overflowed") from exc
             raise
@@ -280,13 +279,13 @@ class Value:
             for node in order:
                 if type(node.grad) is not Value:  # no share reached it
                     node.grad = _constant(0)
-            for leaf, grad in zip(leaves, before):
-                leaf.grad = _accumulate(grad, leaf.grad)
+            for leaf, earlier in zip(leaves, before):
+                leaf.grad = _accumulate(earlier, leaf.grad)
             return
-        for leaf, grad in zip(leaves, before):
-            leaf.grad = grad = grad + leaf.grad
+        for leaf, earlier in zip(leaves, before):
+            leaf.grad = total = earlier + leaf.grad
             try:
-                if _NEG_INF < grad < _INF:
+                if _NEG_INF < total < _INF:
                     continue
             except TypeError:  # a Value kept from backward(create_graph=True); its + checked overflow
                 continue
