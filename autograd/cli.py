@@ -203,13 +203,14 @@ def _iterate(
     """``point = update(point, gradient)`` until ``|gradient| < tol`` or ``max_steps`` steps."""
     point = list(start)
     rows: list[Row] = []
-    for step in range(max_steps + 1):
+    step = 0
+    while True:
         loss, gradient, norm = _loss_and_gradient(point)
         rows.append((step, loss, norm, point))
         if norm < tol or step == max_steps:
-            break
+            return rows
         point = update(point, gradient)
-    return rows
+        step += 1
 
 
 def newton(start: Sequence[float], tol: float, max_steps: int) -> list[Row]:

@@ -260,7 +260,6 @@ class Value:
             self.grad = _accumulate(self.grad, _constant(1)) if create_graph else self.grad + 1
             return
         order, leaves, before = _topological_order(self)
-        node = self
         try:
             if create_graph:
                 self.grad = _constant(1)
@@ -274,24 +273,24 @@ class Value:
         except BaseException as exc:  # e.g. float ** int out of range inside the pow rule
             for leaf in leaves:  # leave the leaves as they were before this pass
                 leaf.grad = 0
-            for leaf, grad in zip(leaves, before):
-                leaf.grad = grad
+            for leaf, earlier in zip(leaves, before):
+                leaf.grad = earlier
             if isinstance(exc, OverflowError):
                 raise OverflowError(f"backward: the gradient through {node.op} {node!r} overflowed") from exc
             raise
         if create_graph:
-            for leaf, grad in zip(leaves, before):
-                leaf.grad = _accumulate(grad, leaf.grad)
+            for leaf, earlier in zip(leaves, before):
+                leaf.grad = _accumulate(earlier, leaf.grad)
             for node in (*order, *leaves):
                 if type(node.grad) is not Value:  # no share reached it
                     node.grad = _constant(0)
             return
-        for leaf, grad in zip(leaves, before):
-            leaf.grad = grad + leaf.grad
+        for leaf, earlier in zip(leaves, before):
+            leaf.grad = earlier + leaf.grad
         for leaf in leaves:
-            grad = leaf.grad
+            total = leaf.grad
             try:
-                if _NEG_INF < grad < _INF:
+                if _NEG_INF < total < _INF:
                     continue
             except TypeError:  # a Value kept from backward(create_graph=True); its + checked overflow
                 continue
