@@ -1,8 +1,9 @@
 """Issue 9's figures: what create_graph support cost the first-order path, and what second order costs.
 
 * Before / after: the engine as it was before the create_graph work (commit
-  ``BEFORE``, read with ``git show``) and the engine in this checkout, loaded side
-  by side by ``benchmarks.ab`` and run alternately on the same work.
+  ``BEFORE``), right after it (``CREATE_GRAPH``), both read with ``git show``,
+  and the engine in this checkout, loaded side by side by ``benchmarks.ab`` and
+  run alternately on the same work.
 * Second order: the full Hessian of a small network's loss with respect to all
   its parameters (``autograd.hessian``) and a Hessian-vector product on the
   benchmarks' network (``autograd.hvp``), each against one gradient of the
@@ -27,6 +28,7 @@ from benchmarks import ab, timing
 from benchmarks.report import Section, seconds
 
 BEFORE = "4c2d948"  # the engine before the create_graph work (issue 9)
+CREATE_GRAPH = "3d1dc9d"  # engine: create_graph complete
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -35,48 +37,62 @@ def sections(quick: bool, progress: Callable[[str], None]) -> list[Section]:
 
 
 # ---------------------------------------------------------------------- before / after
+def git_engine(commit: str, folder: Path) -> None:
+    """``autograd/engine.py`` and ``nn.py`` as of ``commit``, written into ``folder``."""
+    folder.mkdir()
+    for name in ("engine.py", "nn.py"):
+        text = subprocess.run(
+            ["git", "show", f"{commit}:autograd/{name}"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
+        (folder / name).write_text(text, encoding="utf-8")
+
+
 def before_after(quick: bool, progress: Callable[[str], None]) -> Section:
     title = "First order before and after create_graph support (issue 9)"
-    header = ["workload", f"before ({BEFORE})", "after (this checkout)", "after / before"]
+    header = [
+        "workload",
+        f"before ({BEFORE})",
+        f"create_graph ({CREATE_GRAPH})",
+        "this checkout",
+        "create_graph / before",
+        "this checkout / before",
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            for name in ("engine.py", "nn.py"):
-                text = subprocess.run(
-                    ["git", "show", f"{BEFORE}:autograd/{name}"],
-                    cwd=ROOT,
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                ).stdout
-                (Path(tmp) / name).write_text(text, encoding="utf-8")
+            for commit in (BEFORE, CREATE_GRAPH):
+                git_engine(commit, Path(tmp) / commit)
         except (OSError, subprocess.CalledProcessError) as exc:
-            return Section(title, f"Not measured: `git show {BEFORE}` failed here ({exc}).", header, [])
+            return Section(title, f"Not measured: `git show` failed here ({exc}).", header, [])
         versions = {
-            "before": ab.workloads(*ab.load("before", Path(tmp))),
-            "after": ab.workloads(*ab.load("after", ROOT / "autograd")),
+            "before": ab.workloads(*ab.load("before", Path(tmp) / BEFORE)),
+            "create_graph": ab.workloads(*ab.load("create_graph", Path(tmp) / CREATE_GRAPH)),
+            "now": ab.workloads(*ab.load("now", ROOT / "autograd")),
         }
-        progress(f"before ({BEFORE}) / after create_graph: one-sample step, batch step, chain")
+        progress(f"engine at {BEFORE}, at {CREATE_GRAPH} and now: one-sample step, batch step, chain")
         samples = ab.compare(versions, 3 if quick else 0)
+
+    def over_before(runs: list[tuple[float, ...]], before: list[tuple[float, ...]]) -> str:
+        ratios = sorted(sum(r) / sum(b) for r, b in zip(runs, before, strict=True))
+        return f"{statistics.median(ratios):.3f} ({ratios[0]:.2f}–{ratios[-1]:.2f})"
+
     rows = []
     for name, runs in samples.items():
         _, scale, unit, _ = ab.WORKLOADS[name]
-        before = [sum(r) for r in runs["before"]]
-        after = [sum(r) for r in runs["after"]]
-        ratios = sorted(a / b for a, b in zip(after, before, strict=True))
         rows.append(
             [
                 name,
-                f"{statistics.median(before) * scale:.1f} {unit}",
-                f"{statistics.median(after) * scale:.1f} {unit}",
-                f"{statistics.median(ratios):.3f} ({ratios[0]:.2f}–{ratios[-1]:.2f})",
+                *(f"{statistics.median(sum(r) for r in runs[v]) * scale:.1f} {unit}" for v in versions),
+                over_before(runs["create_graph"], runs["before"]),
+                over_before(runs["now"], runs["before"]),
             ]
         )
     text = (
-        f"`git show {BEFORE}:autograd/engine.py` (and `nn.py`) against this checkout's engine, loaded side "
-        "by side in one process (`benchmarks/ab.py`), runs alternating, each from a collected heap with the "
-        f"GC on; medians over {len(samples['batch step']['after'])} to "
-        f"{len(samples['one-sample step']['after'])} pairs, "
-        "the ratio taken pair by pair (median, min–max). The chain has 20,000 steps; its times are per node."
+        f"The engine (`autograd/engine.py` and `nn.py`) at {BEFORE} (before the create_graph work), at "
+        f"{CREATE_GRAPH} (`engine: create_graph complete`) and in this checkout (after issue 10's "
+        "first-order work), loaded side by side in one process (`benchmarks/ab.py`), runs alternating, "
+        f"each from a collected heap with the GC on; medians over {len(samples['batch step']['now'])} to "
+        f"{len(samples['one-sample step']['now'])} rounds, the ratios taken round by round "
+        "(median, min–max).  The chain has 20,000 steps; its times are per node."
     )
     return Section(title, text, header, rows)
 
