@@ -709,7 +709,7 @@ def _accumulate(before: Any, now: Any) -> Value:
     """A leaf's gradient after a create_graph pass: its earlier gradient plus this pass's Value."""
     if type(now) is not Value:  # no share reached the leaf in this pass
         return before if type(before) is Value else _constant(before)
-    if type(before) is not Value and before == 0:
+    if before == 0:  # (never true of a Value: Values compare by identity)
         return now  # no `0 + now` node
     return before + now  # type: ignore[no-any-return]
 
