@@ -126,3 +126,14 @@ def test_create_graph_from_a_float_zero_leaf_gives_the_pass_value_itself():
     assert type(x.grad) is Value
     assert x.grad.data == 6.0
     assert [v.op for v in x.grad._prev] == ["mul", "mul"]  # 1*x + 1*x, not 0.0 + (1*x + 1*x)
+
+
+def test_only_the_int_zero_is_summed_in_place():
+    # a leaf holding the int 1 must be kept: 1 + (0.1 + 0.3) is 1.4, while adding
+    # the shares one by one onto it would give (1 + 0.1) + 0.3 = 1.4000000000000001
+    x = Value(0.5)
+    (x + 5).backward()
+    assert (x.grad, type(x.grad)) == (1, int)
+    (x * 0.1 + x * 0.3).backward()
+    assert bits(x.grad) == bits(1 + (0.1 + 0.3))
+    assert bits((1 + 0.1) + 0.3) != bits(1 + (0.1 + 0.3))  # why the test can fail
