@@ -127,7 +127,7 @@ def batch_loss(
     for p in net.parameters():
         squares += p * p
     correct = sum((y > 0) == (acts[-1][0] > 0) for y, acts in zip(labels, tape))
-    return total / len(labels) + alpha * squares, correct / len(labels), tape
+    return total * (1.0 / len(labels)) + alpha * squares, correct / len(labels), tape
 
 
 def batch_backward(
@@ -136,18 +136,11 @@ def batch_backward(
     """The gradient of ``batch_loss`` from fresh zeros, in the engine's order: the points 0, 1, 2, ...,
     then the L2 term (its two shares ``alpha * p`` per weight, from ``p * p``)."""
     grads = net.zero_grads()
-    n = len(labels)
-    # The engine's mean is vsum(...) / n with an int n and an int seed gradient 1, so the share
-    # reaching a score is the exact Fraction -y/n, and the output bias sums those exactly before
-    # the first float arrives.  Here: the float -y/n (the same rounding) for everything but that
-    # bias, whose exact sum is kept as an int numerator and replaces the float one afterwards.
-    bias_numerator = 0
+    share = 1.0 / len(labels)  # the mean is vsum(...) * (1.0 / n): each point's share is this float
     for y, acts in zip(labels, tape):
         if 1 - y * acts[-1][0] > 0:  # relu(1 - y * score) passes gradient back
-            net.backward(acts, [-y / n], grads)
-            bias_numerator -= y
+            net.backward(acts, [-(share * y)], grads)
     gws_all, gbs_all = grads
-    gbs_all[-1][0] = bias_numerator / n
     for gws_of_layer, gbs, ws_of_layer, bs in zip(gws_all, gbs_all, net.weights, net.biases):
         for k, (gw, ws) in enumerate(zip(gws_of_layer, ws_of_layer)):
             for j, w in enumerate(ws):
