@@ -438,3 +438,12 @@ def test_fd_oracle_shrinks_its_step_inside_the_domain_too():
     (row,) = assert_hessian_fd(graph).rows
     assert row.ok and row.engine == pytest.approx(-1 / 3e-6**2, rel=1e-12)
     assert row.oracle == pytest.approx(row.engine, rel=1e-2)  # a steep function: a looser estimate
+
+
+def test_the_symbolic_reference_settles_where_the_tolerance_is_subnormal():
+    # found by generation: d2/dx0dx0 of 2**x0 * x2 at x2 = 2.2e-309 has a tolerance of a few
+    # subnormals, whose millionth is 0 in floats; the two precisions must be compared in mpmath
+    graph = Graph((0.0, 0.0, 2.225073858507203e-309), (Node("rpow", (0,), 2), Node("mul", (3, 2))))
+    report = assert_hessian_symbolic(graph)
+    ln2 = 0.6931471805599453
+    assert report.ok and float(report.rows[0].oracle) == pytest.approx(ln2 * ln2 * 2.225073858507203e-309)

@@ -254,7 +254,9 @@ def _mp_hessian(graph: Graph, tols: list[list[float]]) -> dict[tuple[int, ...], 
         with mpmath.workdps(dps):
             values = [mpmath.mpf(v) for v in f(*[_mpf(x) for x in graph.leaves])]
             if before is not None and all(
-                abs(v - b) <= tols[i][j] * 1e-6 for (i, j), v, b in zip(indices, values, before, strict=True)
+                # in mpmath: a millionth of a subnormal tolerance is below the float range
+                abs(v - b) <= mpmath.mpf(tols[i][j]) / 10**6
+                for (i, j), v, b in zip(indices, values, before, strict=True)
             ):
                 return dict(zip(indices, values, strict=True))
         before, dps = values, 2 * dps
