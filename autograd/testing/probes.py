@@ -58,7 +58,7 @@ import sympy  # type: ignore[import-untyped]
 from autograd.testing.engines import resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding
 from autograd.testing.graph import Graph, Node
-from autograd.testing.ops import OPS, const_source
+from autograd.testing.ops import OPS
 from autograd.testing.oracles import EPS, FD_ATOL, FD_RTOL, SYMBOLIC_SAFETY, TINY, _compare, _fd_row
 
 __all__ = [
@@ -421,7 +421,7 @@ def probe_bad_inputs(engine: Any, *, examples: int = 30, seed: int = 0) -> Check
                 "accepts_invalid",
                 "bad_inputs",
                 f"accepts {len(accepted)} of {len(GARBAGE)} invalid data values without an error: "
-                + "; ".join(f"{s} {what}" for s, what in accepted),
+                + ", ".join(f"{s} ({what.split(':')[0]})" for s, what in accepted),
                 reproducer=_program(eng, *lines),
                 expected="TypeError or ValueError when the Value is made",
                 actual="; ".join(f"{s}: accepted, {what}" for s, what in accepted),
@@ -628,10 +628,10 @@ def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
         if _supported(eng, point):
             findings += _probe_point(eng, point)
         else:
-            skipped.append(point.label())
+            skipped.append(point.source())
     reason = f"{len(EDGE_POINTS) - len(skipped)} points inside the ops' domains"
     if skipped:
-        reason += f" ({len(skipped)} skipped, op or constant not supported: {', '.join(skipped)})"
+        reason += f" ({len(skipped)} skipped, the engine lacks {', '.join(dict.fromkeys(skipped))})"
     if len(skipped) == len(EDGE_POINTS):
         return CheckOutcome("edge_points", "not_applicable", [], reason)
     return _outcome("edge_points", _merge_by_op(findings), reason)
@@ -799,7 +799,7 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
             source = spec.source(["x", "y"][: spec.arity], const)
             reproducer = _op_reproducer(eng, source)
             findings.append(
-                Finding("unsupported", "support", f"{name} ({source}): {error}", name, reproducer)
+                Finding("unsupported", "support", f"{source} is not supported ({error})", name, reproducer)
             )
         elif len(usable) < len(spec.consts):
             missing = [c for c in spec.consts if not any(_same_const(c, u) for u in usable)]
@@ -810,7 +810,7 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
                 Finding(
                     "unsupported",
                     "support",
-                    f"{name}: constants {', '.join(map(const_source, missing))} not supported "
+                    f"{', '.join(spec.source(['x'], c) for c in missing)} not supported "
                     f"({_op_error(eng, name, const)})",
                     name,
                     reproducer,
