@@ -13,7 +13,7 @@ import sys
 import pytest
 
 import autograd
-from autograd.testing import probes
+from autograd.testing import probes, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS
 from autograd.testing.probes import PROBES
 from tests.engines import (
@@ -98,10 +98,10 @@ def test_depth_is_bisected_to_the_last_chain_that_survives():
     # two nested calls of the recursive sort per step (the add and the mul), limit 1000
     assert 300 < steps < 1000 // 2
     assert probes._at_default_recursion_limit(
-        lambda: probes._chain_backward(probes._adapter(recursive.Value), steps)
+        lambda: probes._chain_backward(resolve_engine(recursive.Value), steps)
     ) is None
     error = probes._at_default_recursion_limit(
-        lambda: probes._chain_backward(probes._adapter(recursive.Value), steps + 1)
+        lambda: probes._chain_backward(resolve_engine(recursive.Value), steps + 1)
     )
     assert isinstance(error, RecursionError)
 
@@ -117,7 +117,7 @@ def test_depth_restores_the_recursion_limit():
 
 
 def determinism_program(fixture, builds):
-    eng = probes._adapter(fixture.Value)
+    eng = resolve_engine(fixture.Value)
     body = probes._DETERMINISM_BODY.format(
         weights=repr(list(probes.FAN_OUT_WEIGHTS)), builds=builds, V="Value", grad="grad", backward="backward"
     )
@@ -208,3 +208,17 @@ def test_our_engine_refuses_every_bad_input_at_once():
     outcome = run("bad_inputs", autograd)
     assert outcome.findings == [] and outcome.status == "passed"
     assert "'abc'" in outcome.reason and "v * 's'" in outcome.reason
+
+
+def test_probes_reach_a_foreign_engine_through_its_own_names():
+    # a Scalar with .value, .gradient and backwards() (the audit's fixture), found by behaviour
+    eng = resolve_engine("tests.engines.audit_scalar_backwards")
+    (facts,) = run("conventions", eng).findings  # it has no relu: no relu'(0)
+    assert "from tests.engines.audit_scalar_backwards import Scalar" in facts.reproducer
+    assert "y.backwards()" in facts.reproducer and "a.gradient" in facts.reproducer
+    assert "after two backward():" in run_reproducer(facts.reproducer)
+    (invalid,) = run("bad_inputs", eng).findings  # it makes float(True) and keeps NaN
+    assert "float('nan') (never fails), True (never fails)" in invalid.summary
+    assert "v = Scalar(bad)" in invalid.reproducer and "y.value" in invalid.reproducer
+    assert "True expected: an error at once; actual: accepted" in run_reproducer(invalid.reproducer)
+    assert run("determinism", eng).findings == []  # its program reads .gradient after backwards()

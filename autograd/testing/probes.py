@@ -53,9 +53,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import sympy  # type: ignore[import-untyped]
-
-from autograd.testing.engines import resolve_engine
+from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding
 from autograd.testing.graph import Graph, Node
 from autograd.testing.ops import OPS
@@ -70,44 +68,6 @@ __all__ = [
     "probe_edge_points",
     "probe_support",
 ]
-
-
-# ---------------------------------------------------------------------- the engine's names (C1)
-class _Accessors:
-    """Stand-in for the engine adapter's accessors until ``engines.Engine`` has them."""
-
-    def __init__(self, engine: Any) -> None:
-        self.engine = engine
-        self.Value = engine.Value
-        self.name = engine.name
-        self.class_name = engine.Value.__name__
-        self.data_attr, self.grad_attr, self.backward_method = "data", "grad", "backward"
-
-    def make(self, x: Any) -> Any:
-        return self.Value(x)
-
-    def data(self, v: Any) -> Any:
-        return getattr(v, self.data_attr)
-
-    def grad(self, v: Any) -> Any:
-        return getattr(v, self.grad_attr)
-
-    def set_grad(self, v: Any, g: Any) -> None:
-        setattr(v, self.grad_attr, g)
-
-    def backward(self, v: Any) -> None:
-        getattr(v, self.backward_method)()
-
-    def supports(self, op_name: str) -> bool:
-        return bool(self.engine.supports(op_name))
-
-    def import_line(self) -> str:
-        return f"from {self.name} import {self.class_name}"
-
-
-def _adapter(target: Any) -> Any:
-    eng = resolve_engine(target)
-    return eng if hasattr(eng, "import_line") else _Accessors(eng)
 
 
 # ---------------------------------------------------------------------- shared helpers
@@ -130,7 +90,7 @@ def _error(exc: BaseException) -> str:
     return re.sub(r" at 0x[0-9a-fA-F]+", "", f"{type(exc).__name__}: {exc}")[:300]
 
 
-def _program(eng: Any, *lines: str) -> str:
+def _program(eng: Engine, *lines: str) -> str:
     """A reproducer: the engine's import, then ``lines`` (which use ``{V}``, ``{data}``, ... names)."""
     names = {
         "V": eng.class_name,
@@ -171,7 +131,7 @@ DEFAULT_RECURSION_LIMIT = 1000
 DEPTH_MAX = 100_000
 
 
-def _chain_backward(eng: Any, steps: int) -> BaseException | None:
+def _chain_backward(eng: Engine, steps: int) -> BaseException | None:
     """Build ``y = y*w + b`` ``steps`` times and run backward; the exception, or None."""
     try:
         w, b, y = eng.make(0.5), eng.make(1.0), eng.make(1.0)
@@ -199,7 +159,7 @@ def _at_default_recursion_limit(run: Callable[[], Any]) -> Any:
 
 def probe_depth(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """The deepest chain ``y = y*w + b`` that backward survives at the default recursion limit."""
-    eng = _adapter(engine)
+    eng = resolve_engine(engine)
 
     def fails(steps: int) -> BaseException | None:
         return _at_default_recursion_limit(lambda: _chain_backward(eng, steps))  # type: ignore[no-any-return]
@@ -282,7 +242,7 @@ def _child_path() -> str:
     return os.pathsep.join(os.path.abspath(p) if p else os.getcwd() for p in sys.path)
 
 
-def _run_in_process(eng: Any, body: str) -> list[Any]:
+def _run_in_process(eng: Engine, body: str) -> list[Any]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(body, {eng.class_name: eng.Value})
@@ -298,7 +258,7 @@ def _run_fresh(program: str, seed: str) -> subprocess.Popen[str]:
 
 def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """The same float graph, differentiated repeatedly here and under several hash seeds: same bits?"""
-    eng = _adapter(engine)
+    eng = resolve_engine(engine)
     builds = max(2, min(examples, 10))
     names = {"V": eng.class_name, "grad": eng.grad_attr, "backward": eng.backward_method}
     body = _DETERMINISM_BODY.format(weights=repr(list(FAN_OUT_WEIGHTS)), builds=builds, **names)
@@ -373,7 +333,7 @@ GARBAGE: tuple[tuple[str, Any], ...] = (
 )
 
 
-def _what_happens_next(eng: Any, v: Any) -> str:
+def _what_happens_next(eng: Engine, v: Any) -> str:
     """Use an accepted garbage Value as a number: where does it fail, if anywhere?"""
     steps: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
         ("v * v", lambda s: s["v"] * s["v"]),
@@ -396,7 +356,7 @@ def _what_happens_next(eng: Any, v: Any) -> str:
 
 def probe_bad_inputs(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """Garbage as data and as an operand: refused at once, or accepted silently?"""
-    eng = _adapter(engine)
+    eng = resolve_engine(engine)
     accepted = []
     for source, x in GARBAGE:
         try:
@@ -432,7 +392,7 @@ def probe_bad_inputs(engine: Any, *, examples: int = 30, seed: int = 0) -> Check
     return _outcome("bad_inputs", findings, reason)
 
 
-def _str_operand(eng: Any) -> list[Finding]:
+def _str_operand(eng: Engine) -> list[Finding]:
     for start in (2, 2.0):  # an int first: "s" * 2 is a str in Python, so int data shows more
         try:
             v = eng.make(start)
@@ -505,7 +465,7 @@ EDGE_POINTS: tuple[EdgePoint, ...] = (
 _BOUNDED_PARTIALS = frozenset({"tanh", "sigmoid"})
 
 
-def _supported(eng: Any, point: EdgePoint) -> bool:
+def _supported(eng: Engine, point: EdgePoint) -> bool:
     spec = OPS[point.op]
     if not eng.supports(point.op):
         return False
@@ -533,7 +493,7 @@ def _gradient_tol(point: EdgePoint, value: Any, grad: Any) -> float:
     return float(SYMBOLIC_SAFETY * (EPS * ((2 + partial_err) * abs(float(grad)) + absolute) + TINY))
 
 
-def _edge_reproducer(eng: Any, point: EdgePoint, want_value: float, want_grad: float | None) -> str:
+def _edge_reproducer(eng: Engine, point: EdgePoint, want_value: float, want_grad: float | None) -> str:
     want = f"value {want_value!r}" + ("" if want_grad is None else f", gradient {want_grad!r}")
     return _program(
         eng,
@@ -548,7 +508,7 @@ def _edge_reproducer(eng: Any, point: EdgePoint, want_value: float, want_grad: f
     )
 
 
-def _probe_point(eng: Any, point: EdgePoint) -> list[Finding]:
+def _probe_point(eng: Engine, point: EdgePoint) -> list[Finding]:
     value, grad = _reference(point)
     want_value = float(value)
     want_grad = float(grad) if point.check_gradient else None
@@ -588,11 +548,11 @@ def _probe_point(eng: Any, point: EdgePoint) -> list[Finding]:
             )
         )
     if point.check_gradient:
-        findings += _judge_gradient(eng, point, value, grad, got_grad, repro)
+        findings += _judge_gradient(point, value, grad, got_grad, repro)
     return findings
 
 
-def _judge_gradient(eng: Any, point: EdgePoint, value: Any, grad: Any, got: Any, repro: str) -> list[Finding]:
+def _judge_gradient(point: EdgePoint, value: Any, grad: Any, got: Any, repro: str) -> list[Finding]:
     """Two independent oracles: sympy's derivative (mpmath) and central differences of the op."""
     symbolic = _compare("x", point.x, got, grad, _gradient_tol(point, value, grad))
 
@@ -621,7 +581,7 @@ def _judge_gradient(eng: Any, point: EdgePoint, value: Any, grad: Any, got: Any,
 
 def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """Each op at the edge points it supports; every point independently of the others."""
-    eng = _adapter(engine)
+    eng = resolve_engine(engine)
     findings: list[Finding] = []
     skipped = []
     for point in EDGE_POINTS:
@@ -648,7 +608,7 @@ def _change(first: Any, second: Any) -> str:
     return f"{_show(first)} -> {_show(second)}"
 
 
-def _backward_facts(eng: Any) -> str:
+def _backward_facts(eng: Engine) -> str:
     """Second backward() on y = (a*b)*a, and the output's gradient seeding."""
     a, b = eng.make(3.0), eng.make(2.0)
     h = a * b
@@ -699,7 +659,7 @@ _BACKWARD_FACTS_REPRODUCER = (
 
 def probe_conventions(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """Facts about backward() that engines choose differently; none of them is a defect."""
-    eng = _adapter(engine)
+    eng = resolve_engine(engine)
     findings, notes = [], []
     try:
         summary = _backward_facts(eng)
@@ -733,7 +693,7 @@ def probe_conventions(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
 
 
 # ---------------------------------------------------------------------- support
-def _op_error(eng: Any, op: str, const: Any) -> str:
+def _op_error(eng: Engine, op: str, const: Any) -> str:
     spec = OPS[op]
     try:
         spec.apply(eng, [eng.make(1.5) for _ in range(spec.arity)], const)
@@ -742,37 +702,32 @@ def _op_error(eng: Any, op: str, const: Any) -> str:
     return "no error"
 
 
-def _fraction(r: Any) -> Fraction:
-    return Fraction(int(r.p), int(r.q))
-
-
-def _number_type_facts(eng: Any) -> list[str]:
-    """What int and Fraction data become: exact through v*v + v and backward, or not."""
+def _number_type_facts(eng: Engine) -> list[str]:
+    """What the adapter found int and Fraction data to become (``Engine.number_types``), in words."""
     facts = []
-    v_sym = sympy.Symbol("v")
-    for x in (3, Fraction(1, 3)):
-        kind = type(x).__name__
-        exact = sympy.Rational(x.numerator, x.denominator)
-        want_value = _fraction((v_sym**2 + v_sym).subs(v_sym, exact))
-        want_grad = _fraction(sympy.diff(v_sym**2 + v_sym, v_sym).subs(v_sym, exact))
-        try:
-            v = eng.make(x)
-            y = v * v + v
-            eng.backward(y)
-            data, value, grad = eng.data(v), eng.data(y), eng.grad(v)
-        except Exception as exc:
-            facts.append(f"{kind} data: refused ({_error(exc)})")
-            continue
-        if isinstance(data, float):
-            facts.append(f"{kind} data: silently converted to float ({x!r} -> {data!r})")
-        elif not isinstance(value, (int, Fraction)) or value != want_value:
-            facts.append(f"{kind} data: v * v + v is not exact ({value!r}, exactly {want_value})")
-        elif not isinstance(grad, (int, Fraction)) or grad != want_grad:
-            facts.append(f"{kind} data: the gradient is not exact ({grad!r}, exactly {want_grad})")
+    for kind, example in (("int", 3), ("fraction", Fraction(1, 3))):
+        label = "Fraction" if kind == "fraction" else kind
+        how = eng.number_types[kind]
+        if how == "refused":
+            try:
+                eng.make(example)
+            except Exception as exc:
+                facts.append(f"{label} data: refused ({_error(exc)})")
+            else:
+                facts.append(f"{label} data: refused by + - * / or backward()")
+        elif how == "float":
+            try:
+                made = eng.data(eng.make(example))
+            except Exception:  # accepted by the checks, so this does not happen
+                made = None
+            if isinstance(made, float):
+                facts.append(f"{label} data: silently converted to float ({example!r} -> {made!r})")
+            else:
+                facts.append(f"{label} data: does not stay exact through + - * / and backward()")
     return facts
 
 
-def _op_reproducer(eng: Any, source: str) -> str:
+def _op_reproducer(eng: Engine, source: str) -> str:
     return _program(
         eng,
         "from fractions import Fraction",
@@ -787,7 +742,7 @@ def _op_reproducer(eng: Any, source: str) -> str:
 
 def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """The ops of the table (constants included) and the number types the engine lacks."""
-    eng = _adapter(engine)
+    eng = resolve_engine(engine)
     findings = []
     probed = [name for name, spec in OPS.items() if not spec.variadic]  # vsum, dot: optional fused ops
     for name in probed:
