@@ -89,13 +89,13 @@ def summary_row(requirement: str, result: dict) -> str:
     for f in defects:
         by_kind.setdefault(f["kind"], []).append(f.get("op") or "-")
     shown = "; ".join(f"{k}: {', '.join(sorted(set(ops)))}" for k, ops in sorted(by_kind.items())) or "none"
-    depth = next((f["actual"] or f["expected"] for f in findings if f["kind"] == "depth_limit"), "?")
+    depths = [f["actual"].split(" (")[0] or f["expected"] for f in findings if f["kind"] == "depth_limit"]
     invalid = sum(f["kind"] == "accepts_invalid" for f in findings)
     unsupported = sorted({f.get("op") or "numbers" for f in findings if f["kind"] == "unsupported"})
     checks = report["checks"]
     na = [name for name, status in checks.items() if status == "not_applicable"]
     return (
-        f"| {requirement} | `{report['class']}` | {shown} | {depth} | {invalid} | "
+        f"| {requirement} | `{report['class']}` | {shown} | {', '.join(depths) or '?'} | {invalid} | "
         f"{', '.join(unsupported) or '-'} | {', '.join(na) or '-'} | {result['seconds']:.0f} s |"
     )
 

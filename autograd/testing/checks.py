@@ -21,6 +21,7 @@ from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
     invariant,
+    precondition,
     rule,
     run_state_machine_as_test,
 )
@@ -357,6 +358,13 @@ def stateful_machine(
     equal the model's exactly.
     """
     eng = resolve_engine(engine)
+    # only the ops the engine has (pyfit 1.0.2 has neither -x nor x ** 2)
+    binary_ops = tuple(op for op in RATIONAL_BINARY if eng.supports(op))
+    unary_ops = tuple(
+        (op, c)
+        for op, c in RATIONAL_UNARY
+        if eng.supports(op) and (c is None or c in OPS[op].usable_consts(eng))
+    )
 
     class GradientMachine(RuleBasedStateMachine):
         def __init__(self) -> None:
@@ -397,24 +405,31 @@ def stateful_machine(
                 return False
             return bool(abs(OPS[op].num(vals, c)) <= 1000)
 
-        @rule(data=st.data(), op=st.sampled_from(RATIONAL_BINARY))
+        def _fallback(self, a: int) -> None:
+            """Outside an op's domain (b == 0 for div, relu at its kink): -a, or a + a, valid everywhere."""
+            if eng.supports("neg"):
+                self._add("neg", None, (a,))
+            else:
+                self._add("add", None, (a, a))
+
+        @rule(data=st.data(), op=st.sampled_from(binary_ops))
         def binary(self, data: Any, op: str) -> None:
             n = len(self.values)
             a, b = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
-            # outside the domain (b == 0 for div, relu at its kink): fall back to neg, valid everywhere
             if self._valid(op, None, (a, b)):
                 self._add(op, None, (a, b))
             else:
-                self._add("neg", None, (a,))
+                self._fallback(a)
 
-        @rule(data=st.data(), op=st.sampled_from(RATIONAL_UNARY))
+        @precondition(lambda self: bool(unary_ops))
+        @rule(data=st.data(), op=st.sampled_from(unary_ops or RATIONAL_UNARY))
         def unary(self, data: Any, op: tuple[str, Any]) -> None:
             a = data.draw(st.integers(0, len(self.values) - 1))
             name, c = op
             if self._valid(name, c, (a,)) and not (name == "relu" and self.exact[a] == 0):
                 self._add(name, c, (a,))
             else:
-                self._add("neg", None, (a,))
+                self._fallback(a)
 
         @rule(data=st.data())
         def backward(self, data: Any) -> None:
