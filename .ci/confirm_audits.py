@@ -53,6 +53,7 @@ CASES = [
     edge("scalargrad==1.0.5", SCALARGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
     edge("scalargrad==1.0.5", SCALARGRAD, "crash", "sigmoid", "a.sigmoid()", sigmoid, -1e4),
     edge("propgrad==0.1.1", PROPGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
+    edge("propgrad==0.1.1", PROPGRAD, "wrong_value", "sigmoid", "a.sigmoid()", sigmoid, -100.0),
     edge("coregrad==0.1.0", COREGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
     edge("coregrad==0.1.0", COREGRAD, "wrong_gradient", "rpow", "2 ** a", 2**x, 0.0),
     edge("coregrad==0.1.0", COREGRAD, "wrong_gradient", "vpow", "a ** a", x**x, 0.5),

@@ -24,7 +24,8 @@ discovered) and prints what was expected and what happened.
 ``edge_points``
     Points inside each op's domain where engines often go wrong: ``x ** 0``,
     ``x ** 1``, ``x ** 2`` at 0, relu at 0 (its value), tanh / sigmoid / exp at
-    tiny and large finite inputs.  Expected values come from sympy and mpmath.
+    tiny and large finite inputs (±1e4; sigmoid also at ±100, exp at ±700).  Expected values
+    come from sympy and mpmath.
     An exception is a ``crash``, a value off beyond the forward tolerance is
     ``wrong_value``; a gradient is ``wrong_gradient`` only when sympy's
     derivative (mpmath) AND central finite differences both reject it, and
@@ -455,6 +456,8 @@ EDGE_POINTS: tuple[EdgePoint, ...] = (
     *(EdgePoint(op, x) for op in ("tanh", "sigmoid", "exp") for x in TINY_INPUTS),
     EdgePoint("tanh", 1e4),
     EdgePoint("tanh", -1e4),
+    EdgePoint("sigmoid", 100.0),
+    EdgePoint("sigmoid", -100.0),  # 3.7e-44: a float, though some engines clamp it to 0
     EdgePoint("sigmoid", 1e4),
     EdgePoint("sigmoid", -1e4),
     EdgePoint("exp", 700.0),
