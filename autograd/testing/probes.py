@@ -50,7 +50,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -114,15 +114,7 @@ def _merge_by_op(findings: list[Finding]) -> list[Finding]:
             also = "; ".join(f.summary for f in group[1:3])
             if len(group) > 3:
                 also += f"; {len(group) - 3} more points"
-            first = Finding(
-                first.kind,
-                first.check,
-                f"{first.summary} (also: {also})",
-                first.op,
-                first.reproducer,
-                first.expected,
-                first.actual,
-            )
+            first = replace(first, summary=f"{first.summary} (also: {also})")
         out.append(first)
     return out
 
