@@ -743,7 +743,7 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
     for name in probed:
         spec = OPS[name]
         usable = spec.usable_consts(eng) if spec.consts else ()
-        if not spec.supported_by(eng):
+        if not eng.supports(name):
             const = spec.consts[0] if spec.consts else None
             error = _op_error(eng, name, const)
             source = spec.source(["x", "y"][: spec.arity], const)
