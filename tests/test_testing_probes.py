@@ -236,3 +236,23 @@ def test_the_audit_never_feeds_an_engine_an_op_it_lacks():
     assert report.defects == []
     assert report.checks["stateful"] == "passed"  # on the ops it has
     assert report.checks["linearity"] == "not_applicable"  # a * f + b * g needs c * x
+
+
+class BackwardRaises(sound.Value):
+    """backward() fails on graphs of more than three nodes (the adapter's discovery uses y = x * 1)."""
+
+    def backward(self):
+        if len(self._topological_order()) > 3:
+            raise RuntimeError("backward is broken")
+        super().backward()
+
+
+def test_a_probe_that_cannot_run_says_why_and_blames_nothing():
+    determinism = run("determinism", BackwardRaises)
+    assert determinism.status == "not_applicable" and determinism.findings == []
+    assert "could not be differentiated (RuntimeError: backward is broken)" in determinism.reason
+    assert determinism.reason.count("PYTHONHASHSEED=") == len(probes.HASH_SEEDS)  # each child failed
+    conventions = run("conventions", BackwardRaises)
+    assert conventions.status == "passed"
+    assert "backward conventions not determined: RuntimeError" in conventions.reason
+    assert [f.summary for f in conventions.findings] == ["relu'(0) is taken as 0"]  # x.relu(): 2 nodes

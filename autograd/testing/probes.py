@@ -598,8 +598,6 @@ def _change(first: Any, second: Any) -> str:
         return "doubled"
     if second == first:
         return "unchanged"
-    if second == 0:
-        return "reset to 0"
     return f"{_show(first)} -> {_show(second)}"
 
 
