@@ -256,3 +256,16 @@ def test_a_probe_that_cannot_run_says_why_and_blames_nothing():
     assert conventions.status == "passed"
     assert "backward conventions not determined: RuntimeError" in conventions.reason
     assert [f.summary for f in conventions.findings] == ["relu'(0) is taken as 0"]  # x.relu(): 2 nodes
+
+
+def test_an_oracle_that_cannot_judge_a_point_gives_no_verdict(monkeypatch):
+    def cannot_judge(*args, **kwargs):
+        raise RuntimeError("cannot judge")  # as the oracles' OracleInconclusive does
+
+    monkeypatch.setattr(probes, "_fd_row", cannot_judge)
+    # sympy rejects wrong_rule's exp gradient, finite differences cannot say: no confirmation
+    assert caused([run("edge_points", wrong_rule.Value)]) == {("inconclusive", "exp")}
+    assert run("edge_points", sound.Value).findings == []  # sympy accepts: nothing to report
+    monkeypatch.setattr(probes, "_reference", cannot_judge)
+    outcome = run("edge_points", tanh_tiny.Value)  # no reference: not even its wrong value is judged
+    assert {f.kind for f in outcome.findings} == {"inconclusive"} and outcome.status == "passed"

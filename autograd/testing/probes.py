@@ -504,7 +504,12 @@ def _edge_reproducer(eng: Engine, point: EdgePoint, want_value: float, want_grad
 
 
 def _probe_point(eng: Engine, point: EdgePoint) -> list[Finding]:
-    value, grad = _reference(point)
+    try:
+        value, grad = _reference(point)
+    except Exception as exc:  # the reference cannot judge this point (OracleInconclusive): no verdict
+        return [
+            Finding("inconclusive", "edge_points", f"{point.label()}: no reference ({_error(exc)})", point.op)
+        ]
     want_value = float(value)
     want_grad = float(grad) if point.check_gradient else None
     repro = _edge_reproducer(eng, point, want_value, want_grad)
@@ -554,13 +559,16 @@ def _judge_gradient(point: EdgePoint, value: Any, grad: Any, got: Any, repro: st
     def f(xs: list[float]) -> float:
         return float(OPS[point.op].num(xs, point.const))
 
-    numeric = _fd_row(f, [point.x], 0, got, "x", FD_RTOL, FD_ATOL)
-    if symbolic.ok and numeric.ok:
+    try:
+        row = _fd_row(f, [point.x], 0, got, "x", FD_RTOL, FD_ATOL)
+        numeric_ok, numeric = row.ok, f"{float(row.oracle)!r} ({'agrees' if row.ok else 'differs'})"
+    except Exception as exc:  # finite differences cannot judge here (OracleInconclusive): no second vote
+        numeric_ok, numeric = None, f"cannot judge ({_error(exc)})"
+    if symbolic.ok and numeric_ok is not False:
         return []
     want = float(grad)
-    judged = f"sympy/mpmath {want!r} ({'agrees' if symbolic.ok else 'differs'}), finite differences "
-    judged += f"{float(numeric.oracle)!r} ({'agrees' if numeric.ok else 'differs'})"
-    kind = "wrong_gradient" if not (symbolic.ok or numeric.ok) else "inconclusive"
+    judged = f"sympy/mpmath {want!r} ({'agrees' if symbolic.ok else 'differs'}), finite differences {numeric}"
+    kind = "wrong_gradient" if not symbolic.ok and numeric_ok is False else "inconclusive"
     return [
         Finding(
             kind,
