@@ -59,7 +59,7 @@ from autograd.testing.checks import (
 from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS, CheckOutcome, Finding
 from autograd.testing.graph import Graph, Node
-from autograd.testing.ops import OPS
+from autograd.testing.ops import OPS, sym_const
 
 __all__ = [
     "DEFECT_KINDS",
@@ -329,16 +329,30 @@ def _crash(eng: Engine, check: str, graph: Graph, raised: _EngineRaised, op: str
             break
     if op is None and len(graph.nodes) == 1:
         op = graph.nodes[0].op
-    expected = "no exception"
+    expected = _sympy_gradient(graph)
     return Finding(
         "crash",
         check,
         f"{raised.stage} of {_where(graph)} raises {raised}",
         op,
-        graph.snippet(eng, repr("gradients, no exception")),
-        expected,
+        graph.snippet(eng, expected or repr("no exception")),
+        f"{expected} (no exception)" if expected else "no exception",
         str(raised),
     )
+
+
+def _sympy_gradient(graph: Graph) -> str:
+    """sympy's gradient at the graph's point as Python source (exact on rationals), or ''."""
+    try:
+        if graph.rational:
+            symbols, _ = graph.sympy()
+            point = {s: sym_const(x) for s, x in zip(symbols, graph.leaves, strict=True)}
+            exact = [Fraction(str(d.xreplace(point))) for d in graph.sympy_gradient()]
+            return _numbers_source(exact)
+        _, grads = graph.mp_value_and_gradient()
+        return _numbers_source(float(g) for g in grads)
+    except Exception:  # sympy cannot evaluate it here (e.g. a pole): say only that it must not raise
+        return ""
 
 
 def _rational_version(graph: Graph) -> Graph | None:
