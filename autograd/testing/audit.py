@@ -856,7 +856,10 @@ def audit(
     unsupported = [
         Finding("unsupported", "ops", f"{_EXAMPLES[op]} is not supported", op) for op in caps["missing_ops"]
     ]
-    for kind, example in (("int", "Value(3) / Value(2)"), ("fraction", "Value(Fraction(1, 3))")):
+    for kind, example in (
+        ("int", f"{eng.class_name}(3) / {eng.class_name}(2)"),
+        ("fraction", f"{eng.class_name}(Fraction(1, 3))"),
+    ):
         if caps[kind] == "refused":
             unsupported.append(Finding("unsupported", "ops", f"{kind} data is refused ({example})"))
         elif caps[kind] == "float":
