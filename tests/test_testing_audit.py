@@ -19,6 +19,8 @@ import autograd
 from autograd.testing import EngineNotFound, Graph, Node, audit, gradcheck, resolve_engine
 from autograd.testing.audit import _gradient_findings
 from autograd.testing.checks import OUR_CONVENTION, BackwardConvention, backward_convention
+from autograd.testing.findings import DEFECT_KINDS
+from autograd.testing.ops import OPS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = 15  # per search: enough for these engines' defects, quick enough for the suite
@@ -334,3 +336,21 @@ def test_probes_run_independently_and_their_failures_are_never_defects(monkeypat
     assert outcomes["facts"].findings[0].summary == "relu'(0) is 0"
     assert outcomes["broken"].status == "not_applicable"
     assert [f.kind for f in outcomes["broken"].findings] == ["inconclusive"]
+
+
+# The probes branch's fixture engines: correct gradients, each with one adaptation or convention.
+# Regression: missing_ops made linearity multiply by a Fraction (c * Value, which it lacks) and the
+# stateful machine apply ops it does not have, both reported as crashes.
+@pytest.mark.parametrize(
+    "fixture",
+    ["sound", "missing_ops", "set_parents", "interior_accumulates", "float_only", "floatifies",
+     "scalar_backwards", "recursive", "accepts_strings"],
+)  # fmt: skip
+def test_the_graph_checks_find_no_defect_in_correct_engines(fixture):
+    from autograd.testing.audit import _graph_checks
+
+    eng = resolve_engine(f"tests.engines.{fixture}")
+    outcomes, _ = _graph_checks(eng, [op for op in OPS if eng.supports(op)], EXAMPLES, 0)
+    defects = [f for o in outcomes.values() for f in o.findings if f.kind in DEFECT_KINDS]
+    assert defects == [], defects
+    assert "failed" not in {o.status for o in outcomes.values()}
