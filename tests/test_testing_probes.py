@@ -225,6 +225,8 @@ def test_probes_reach_a_foreign_engine_through_its_own_names():
     assert "v = Scalar(bad)" in invalid.reproducer and "y.value" in invalid.reproducer
     assert "True expected: an error at once; actual: accepted" in run_reproducer(invalid.reproducer)
     assert run("determinism", eng).findings == []  # its program reads .gradient after backwards()
+    # the same names on an engine that keeps ints exact and refuses Fraction: nothing but facts
+    assert caused([run(name, "tests.engines.scalar_backwards") for name in PROBES]) == set()
 
 
 # ---------------------------------------------------------------------- false alarms met on real engines
