@@ -5,11 +5,16 @@
     derivative evaluated at the same rational point.  Zero tolerance.
 
 ``assert_grads_symbolic``
-    Any graph on float leaves: sympy's derivative evaluated by mpmath at 50
-    digits (the reference, exact to ~1e-45 here) against the engine's float
-    gradient, within a tolerance derived per leaf from the graph:
+    Any graph on float leaves: sympy's derivative at the leaves (the reference,
+    see :meth:`Graph.reference`: EXACT in Fractions when every op maps rationals
+    to rationals, since floats are rationals; otherwise mpmath interval
+    arithmetic whose precision doubles until every interval rounds to one double
+    or is relatively narrower than 2**-70) against the engine's float gradient,
+    within a tolerance derived per leaf from the graph, plus the reference's own
+    radius:
 
-        tol_j = C * eps * (S_j + W_j),        eps = 2**-52,  C = 16
+        tol_j = C * eps * (S_j + W_j) + C * TINY * (1 + Z_j + U_j),
+        eps = 2**-52,  TINY = 2**-1074,  C = 16
 
     A float engine makes two kinds of rounding error (first order, each op's
     error bounded as listed in :mod:`autograd.testing.ops`):
@@ -18,17 +23,27 @@
       ``|v_k|`` for a correctly rounded op, ``n * sum|terms|`` for an n-term
       sum).  Its effect on leaf j's gradient is at most
       ``S_j = sum_k fwd_err_k * |d g_j / d v_k|``, the sensitivity of the exact
-      gradient to node k's value, measured by central differences on a
-      reference sweep whose local partials come from sympy (in doubles: only
-      the magnitude of a tolerance matters).
+      gradient to node k's value, measured by central differences (step
+      ``1e-6 * max(|v_k|, 2**-1000)``: relative, because a tiny node may be
+      amplified downstream) on a reference sweep whose local partials come
+      from sympy (in doubles: only the magnitude of a tolerance matters).  The
+      sum runs over EVERY node with a path to the output, even one whose
+      partials to the output are 0 in floats: at ``n = 0`` the partial of
+      ``n * n`` is 0, but moving ``n`` moves it (issue 8).
     * Backward: each edge e of a path from leaf j to the output multiplies by a
       local partial that an engine evaluates with relative error at most
       ``partial_err_e * eps`` (e.g. ``1 - t*t`` from a rounded ``t = tanh x``),
       then one rounded product and one rounded accumulation.  Summed over
       paths: ``W_j = sum_paths |prod_e p_e| * sum_e (2 + partial_err_e)``.
 
-    Underflow adds an absolute ``2**-1074`` per op, pushed through the same
-    paths: ``C * 2**-1074 * (1 + W_j)``.
+    Underflow is absolute, at most ``TINY`` per rounding, and travels its own
+    ways: ``Z_j = sum_k |d g_j / d v_k|`` (node k's value underflows, e.g.
+    ``x * x`` at 1e-170, then meets a factor 1e300) and
+    ``U_j = sum_{edges k -> a} (1 + |d out / d v_k|) * |d v_a / d x_j|`` (the
+    backward product ``adjoint_k * p`` or the partial itself underflows into
+    ``a``'s adjoint and reaches leaf j through the forward derivative of
+    ``a``, e.g. ``1e-130 * 1e-200`` before meeting 1e300).  Sums add exactly
+    in the subnormal range, so accumulations add nothing.
 
     C = 16 covers library functions that are within a couple of ulps and the
     second-order terms the first-order bound drops.  Generated graphs keep every
@@ -39,7 +54,14 @@
     has median 5e-14 and 99th percentile 1.4e-12.
 
     The forward value gets the same treatment: ``C * eps * sum_k fwd_err_k *
-    |d y / d v_k|`` (``check_forward``).
+    |d y / d v_k| + C * TINY * (1 + sum_k |d y / d v_k|)`` (``check_forward``).
+
+    Relu kinks (``kink_check``): where a relu input's float value is on the
+    other side of 0 than its exact value, or closer to 0 than its forward
+    error bound, a correct engine's gradient may be off by the whole slope:
+    the oracle raises :class:`OracleInconclusive` instead of judging.  So it
+    does when the reference does not settle, when a tolerance or the exact
+    gradient leaves the float range, or when a bumped sweep overflows.
 
 ``assert_grads_fd``, ``gradcheck``
     Central differences with step ``h_j = eps**(1/3) * max(1, |x_j|)`` (about
@@ -55,7 +77,12 @@
     ``rtol = 1e-7`` and ``atol = 1e-10`` absorb the engine's own float error.
     A rule off by 1e-4 is caught; one off by 1e-9 is not (use the symbolic
     oracle for that).  In graphs, a step that would move a relu input across 0
-    is shrunk until it does not.
+    is shrunk until it does not; when 20 shrinks do not help (the input is on
+    the kink, within rounding) or the step vanishes next to ``x_j``, or ``f``
+    is not finite at a step, the verdict is :class:`OracleInconclusive`.  A
+    mismatch is confirmed by a second estimate with a step 8 times smaller: if
+    that one accepts the engine, or the two estimates disagree beyond their
+    tolerances (a feature of ``f`` smaller than the step), it is inconclusive.
 """
 
 from __future__ import annotations
@@ -70,7 +97,7 @@ import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.engines import resolve_engine
-from autograd.testing.graph import MP_DPS, Graph, _mpf
+from autograd.testing.graph import MP_DPS, Graph, OracleInconclusive, Reference, _mpf
 from autograd.testing.ops import OPS
 
 __all__ = [
@@ -78,10 +105,12 @@ __all__ = [
     "GradcheckReport",
     "GradientMismatch",
     "LeafComparison",
+    "OracleInconclusive",
     "assert_grads_exact",
     "assert_grads_fd",
     "assert_grads_symbolic",
     "gradcheck",
+    "kink_check",
     "symbolic_tolerances",
 ]
 
@@ -90,6 +119,7 @@ TINY = 2.0**-1074  # the smallest subnormal: what one op can lose to underflow, 
 SYMBOLIC_SAFETY = 16
 FD_RTOL = 1e-7
 FD_ATOL = 1e-10
+_FLOAT_MAX = 1.7976931348623157e308
 
 
 class GradientMismatch(AssertionError):
@@ -140,7 +170,7 @@ def _short(x: Any) -> str:
     if isinstance(x, float):
         return repr(x)
     if isinstance(x, Fraction):
-        return str(x)
+        return str(x) if len(str(x)) <= 24 else str(mpmath.nstr(_mpf(x), 17))
     if isinstance(x, mpmath.mpf):
         return str(mpmath.nstr(x, 17))
     return repr(x)
@@ -232,59 +262,147 @@ def _reference_sweep(
     return values, partials, adjoint
 
 
+def _sweep_or_inconclusive(
+    graph: Graph, point: list[float], bump: tuple[int, float], base: tuple[list[Any], list[Any]]
+) -> list[Any]:
+    """The adjoints of a bumped sweep; a bump that leaves the float range cannot size a tolerance."""
+    try:
+        return _reference_sweep(graph, point, bump, base)[2]
+    except (OverflowError, ValueError, ZeroDivisionError) as exc:
+        raise OracleInconclusive(
+            f"symbolic oracle: moving node {bump[0]} by {bump[1]:.3g} to size the tolerance fails ({exc})"
+        ) from exc
+
+
+def _tangents(graph: Graph, partials: list[Any]) -> list[list[float]]:
+    """``|d v_slot / d x_j|`` summed over paths with |partials|: how an error in a slot reaches leaf j."""
+    n_leaves = len(graph.leaves)
+    tangent = [[float(i == j) for j in range(n_leaves)] for i in range(n_leaves)]
+    for node, ps in zip(graph.nodes, partials, strict=True):
+        row = [0.0] * n_leaves
+        for a, p in zip(node.args, ps, strict=True):
+            for j in range(n_leaves):
+                row[j] += abs(p) * tangent[a][j]
+        tangent.append(row)
+    return tangent
+
+
 def symbolic_tolerances(graph: Graph) -> tuple[list[float], float]:
     """The derived per-leaf gradient tolerances and the output's forward tolerance (see module doc).
 
     Only magnitudes matter here, so this runs in double precision; the sensitivities
-    d g_j / d v_k come from central differences with step 1e-6 * max(1, |v_k|).
+    d g_j / d v_k come from central differences with step 1e-6 * max(|v_k|, 2**-1000).
+    Raises :class:`OracleInconclusive` when a bound leaves the float range.
     """
     n_leaves = len(graph.leaves)
     point = [float(x) for x in graph.leaves]
     values, partials, adjoint = _reference_sweep(graph, point)
+    reaching = graph.reaching()
     # W: backward rounding, summed over paths with |partials| (paths: plain path sums).
     paths = [0.0] * len(values)
     weighted = [0.0] * len(values)
     paths[graph.out] = 1.0
     for i in reversed(range(len(graph.nodes))):
         slot, node = n_leaves + i, graph.nodes[i]
-        if not paths[slot]:
+        if not paths[slot]:  # no path weight: nothing of W to pass on (S below still counts the node)
             continue
         w = 2 + OPS[node.op].partial_err([values[a] for a in node.args], node.const, values[slot])
         for a, p in zip(node.args, partials[i], strict=True):
             paths[a] += abs(p) * paths[slot]
             weighted[a] += abs(p) * (weighted[slot] + w * paths[slot])
-    # S: forward rounding of every reachable node, pushed through the exact gradient.
+    # S: forward rounding of EVERY node that reaches the output, pushed through the exact gradient:
+    # a zero partial (d(n*n)/dn at n = 0) cuts no subgraph off, since moving n moves the partial.
+    # Z: the same for the absolute underflow (TINY) of each node's value.
     sens = [0.0] * n_leaves
+    underflow = [0.0] * n_leaves
     forward = 0.0
+    forward_underflow = 0.0
     for i, node in enumerate(graph.nodes):
         slot = n_leaves + i
-        if not paths[slot]:
+        if slot not in reaching:
             continue
         err = OPS[node.op].fwd_err([values[a] for a in node.args], node.const, values[slot])
         forward += err * abs(adjoint[slot])
-        h = 1e-6 * max(1.0, abs(values[slot]))
-        up = _reference_sweep(graph, point, (slot, h), (values, partials))[2]
-        down = _reference_sweep(graph, point, (slot, -h), (values, partials))[2]
+        forward_underflow += abs(adjoint[slot])
+        h = 1e-6 * max(abs(values[slot]), 2.0**-1000)  # relative: a tiny node may be amplified
+        up = _sweep_or_inconclusive(graph, point, (slot, h), (values, partials))
+        down = _sweep_or_inconclusive(graph, point, (slot, -h), (values, partials))
         for j in range(n_leaves):
-            sens[j] += err * abs((up[j] - down[j]) / (2 * h))
+            dg = abs((up[j] - down[j]) / (2 * h))
+            sens[j] += err * dg
+            underflow[j] += dg
+    # U: each backward product adjoint * partial (and the partial itself) may underflow by TINY,
+    # absolutely; that error in slot a's adjoint reaches leaf j through d v_a / d x_j.
+    tangent = _tangents(graph, partials)
+    backward_underflow = [0.0] * n_leaves
+    for i, node in enumerate(graph.nodes):
+        slot = n_leaves + i
+        if slot in reaching:
+            for a in node.args:
+                for j in range(n_leaves):
+                    backward_underflow[j] += (1 + abs(adjoint[slot])) * tangent[a][j]
     scale = SYMBOLIC_SAFETY * EPS
     grad_tols = [
-        scale * (sens[j] + weighted[j]) + SYMBOLIC_SAFETY * TINY * (1 + weighted[j]) for j in range(n_leaves)
+        scale * (sens[j] + weighted[j]) + SYMBOLIC_SAFETY * TINY * (1 + underflow[j] + backward_underflow[j])
+        for j in range(n_leaves)
     ]
-    return grad_tols, scale * forward + SYMBOLIC_SAFETY * TINY
+    forward_tol = scale * forward + SYMBOLIC_SAFETY * TINY * (1 + forward_underflow)
+    if not all(math.isfinite(t) for t in [*grad_tols, forward_tol]):
+        raise OracleInconclusive(f"symbolic oracle: a derived tolerance leaves the float range: {grad_tols}")
+    return grad_tols, forward_tol
+
+
+def kink_check(graph: Graph, reference: Reference) -> None:
+    """Raise :class:`OracleInconclusive` when a relu input is too close to its kink to judge.
+
+    The engine's float value of a relu input must be on the same side of 0 as the exact
+    one and farther from 0 than its forward error bound ``fb``, which is propagated
+    forwards, first order: ``fb_k = C * (fwd_err_k * eps + TINY) + sum_a |p_a| * fb_a``
+    over node k's operands a (leaves: 0).  Otherwise a correct engine's relu'(input)
+    may legitimately differ from sympy's Step at the exact input: a gradient error of 1.
+    """
+    if not reference.kink_inputs:
+        return
+    n_leaves = len(graph.leaves)
+    values, partials, _ = _reference_sweep(graph, [float(x) for x in graph.leaves])
+    bound = [0.0] * len(values)
+    for i, node in enumerate(graph.nodes):
+        slot = n_leaves + i
+        err = OPS[node.op].fwd_err([values[a] for a in node.args], node.const, values[slot])
+        own = SYMBOLIC_SAFETY * (err * EPS + TINY)
+        bound[slot] = own + sum(abs(p) * bound[a] for a, p in zip(node.args, partials[i], strict=True))
+    names = graph.names()
+    for slot, exact in reference.kink_inputs.items():
+        a = graph.nodes[slot - n_leaves].args[0]
+        if (values[a] > 0) != (exact > 0) or not abs(values[a]) > bound[a]:
+            raise OracleInconclusive(
+                f"relu {names[slot]}: its input {names[a]} is {values[a]!r} in floats and "
+                f"{_short(exact)} exactly, forward error bound {bound[a]:.3g}: too close to the kink to judge"
+            )
 
 
 def assert_grads_symbolic(graph: Graph, engine: Any = None) -> GradcheckReport:
-    """Engine gradient vs sympy's derivative at 50 digits, within the derived tolerance."""
+    """Engine gradient vs sympy's derivative (exact or settled intervals), within the derived tolerance.
+
+    Raises :class:`OracleInconclusive` when the point cannot be judged (see ``kink_check``,
+    :meth:`Graph.reference` and ``symbolic_tolerances``).
+    """
     eng = resolve_engine(engine)
     point = [float(x) for x in graph.leaves]
     graph = graph.with_leaves(point)
     got = _engine_gradient(graph, eng)
-    _, want = graph.mp_value_and_gradient()
+    reference = graph.reference()
+    kink_check(graph, reference)
     tols, _ = symbolic_tolerances(graph)
-    report = GradcheckReport("symbolic oracle (sympy derivative, mpmath 50 digits, derived tolerance)")
-    for name, x, g, d, tol in zip(graph.names()[: len(point)], point, got, want, tols, strict=True):
-        report.rows.append(_compare(name, x, g, d, tol))
+    radii = reference.gradient_radius or (0,) * len(point)
+    for name, d in zip(graph.names(), reference.gradient, strict=False):
+        if not abs(d) <= _FLOAT_MAX:
+            raise OracleInconclusive(f"symbolic oracle: d out / d {name} = {_short(d)} is beyond floats")
+    report = GradcheckReport("symbolic oracle (sympy derivative, exact or interval reference, derived tol)")
+    for name, x, g, d, tol, r in zip(
+        graph.names()[: len(point)], point, got, reference.gradient, tols, radii, strict=True
+    ):
+        report.rows.append(_compare(name, x, g, d, tol + float(r)))
     return _finish(report, graph, eng.name)
 
 
@@ -294,8 +412,26 @@ def _central(f: Callable[[list[float]], float], x: list[float], j: int, h: float
     up, down = list(x), list(x)
     up[j] += h
     down[j] -= h
-    fu, fd = f(up), f(down)
+    if up[j] == down[j]:  # a step shrunk (away from a kink) below x_j's resolution
+        raise OracleInconclusive(f"finite differences: the step {h:.3g} vanishes next to x{j} = {x[j]!r}")
+    try:
+        fu, fd = f(up), f(down)
+    except (OverflowError, ValueError, ZeroDivisionError) as exc:
+        raise OracleInconclusive(f"finite differences: f fails at x{j} +- {h:.3g} ({exc})") from exc
+    if not (math.isfinite(fu) and math.isfinite(fd)):
+        raise OracleInconclusive(f"finite differences: f is not finite at x{j} +- {h:.3g} ({fu}, {fd})")
     return (fu - fd) / (up[j] - down[j]), max(abs(fu), abs(fd))
+
+
+def _fd_estimate(
+    f: Callable[[list[float]], float], x: list[float], j: int, h: float, rtol: float, atol: float
+) -> tuple[float, float]:
+    """The Richardson-extrapolated derivative along input j with step h, and its tolerance."""
+    d1, f1 = _central(f, x, j, h)
+    d2, f2 = _central(f, x, j, 2 * h)
+    numeric = (4 * d1 - d2) / 3
+    tol = abs(d1 - d2) + 4 * EPS * max(f1, f2, abs(f(x))) / h + rtol * abs(numeric) + atol
+    return numeric, tol
 
 
 def _fd_row(
@@ -307,11 +443,19 @@ def _fd_row(
         if step_ok is None or step_ok(x, j, 2 * h):
             break
         h /= 4
-    d1, f1 = _central(f, x, j, h)
-    d2, f2 = _central(f, x, j, 2 * h)
-    numeric = (4 * d1 - d2) / 3
-    tol = abs(d1 - d2) + 4 * EPS * max(f1, f2, abs(f(x))) / h + rtol * abs(numeric) + atol
-    return _compare(name, x[j], engine_grad, numeric, tol)
+    else:  # at (or within rounding of) a kink every step crosses it: no derivative to measure
+        raise OracleInconclusive(f"finite differences: every step along {name} crosses a relu kink")
+    numeric, tol = _fd_estimate(f, x, j, h, rtol, atol)
+    row = _compare(name, x[j], engine_grad, numeric, tol)
+    if not row.ok:  # confirm with a step 8 times smaller: a feature below the step fools one estimate
+        confirm, confirm_tol = _fd_estimate(f, x, j, h / 8, rtol, atol)
+        agrees = _compare(name, x[j], engine_grad, confirm, confirm_tol).ok
+        if agrees or abs(confirm - numeric) > tol + confirm_tol:
+            raise OracleInconclusive(
+                f"finite differences along {name} did not converge: {numeric!r} at step {h:.3g}, "
+                f"{confirm!r} at step {h / 8:.3g}; the engine says {engine_grad!r}"
+            )
+    return row
 
 
 def assert_grads_fd(

@@ -1,0 +1,117 @@
+"""Soundness of the oracles: every false alarm we met, as the concrete graph that raised it.
+
+Each graph here made an oracle report a MISMATCH on a correct engine (ours).  The
+fixed oracle must pass our engine on it, or say ``OracleInconclusive`` when the point
+cannot be judged (a relu input on its kink in floats but not exactly), and never
+``GradientMismatch``.  Expected values are computed here by hand in Fractions.
+"""
+
+from fractions import Fraction
+
+import pytest
+
+from autograd.testing import (
+    GradientMismatch,
+    Graph,
+    Node,
+    OracleInconclusive,
+    assert_grads_fd,
+    assert_grads_symbolic,
+    checks,
+)
+from autograd.testing.oracles import symbolic_tolerances
+
+# issue 8: in floats 3/2 - (3/2 - x0) is 0, so d(n8 * n8)/d n8 = 0 and the old tolerance
+# dropped every node below n8, although their rounding moves the gradient of x1.
+ZERO_PARTIAL = Graph(
+    leaves=(6.885946641950294e-198, 0.0, 0.0, 0.0),
+    nodes=(Node("add", (3, 0)), Node("rsub", (0,), Fraction(3, 2)), Node("neg", (0,)),
+           Node("rsub", (5,), Fraction(3, 2)), Node("add", (7, 1)), Node("mul", (8, 8)),
+           Node("add", (9, 4)), Node("add", (10, 6))),
+)  # fmt: skip
+# x0 * x1 * s1 * s2: the backward product s2 * s1 underflows to 0 (exactly 1e-330), then
+# meets x1 = 1e300: the engine's d/dx0 is 0, the exact one 1e-30.
+BACKWARD_UNDERFLOW = Graph((1e-10, 1e300, 1e-200, 1e-130), (Node("mul", (0, 1)), Node("mul", (4, 2)),
+                                                          Node("mul", (5, 3))))  # fmt: skip
+# x0 * x0 underflows to 0 (exactly 1e-340), then is multiplied by 1e300.
+FORWARD_UNDERFLOW = Graph(
+    (1e-170, 1e300, 1.0), (Node("mul", (0, 0)), Node("mul", (3, 1)), Node("mul", (4, 2)))
+)
+# tox -e thorough, test_forward_values_match_sympy: x0*x0 + (x0 - x1), x0 = x1; at 50 digits
+# x0*x0 vanished next to x0 before x1 cancelled it, so the reference said 0.0.
+SUBNORMAL_SUM = Graph((2.2729600481582976e-161,) * 2, (Node("mul", (0, 0)), Node("sub", (0, 1)),
+                                                        Node("add", (2, 3))))  # fmt: skip
+
+FALSE_ALARMS = {
+    "zero_partial": ZERO_PARTIAL,
+    "backward_underflow": BACKWARD_UNDERFLOW,
+    "forward_underflow": FORWARD_UNDERFLOW,
+    "subnormal_sum": SUBNORMAL_SUM,
+}
+
+
+@pytest.mark.parametrize("name", sorted(FALSE_ALARMS))
+def test_the_symbolic_oracle_passes_our_engine_where_it_raised_a_false_alarm(name):
+    report = assert_grads_symbolic(FALSE_ALARMS[name])
+    assert report.ok
+
+
+@pytest.mark.parametrize("name", sorted(FALSE_ALARMS))
+def test_the_forward_check_passes_our_engine_where_it_raised_a_false_alarm(name):
+    checks.check_forward(None, FALSE_ALARMS[name])
+
+
+def test_the_zero_partial_tolerance_counts_the_nodes_below_the_zero_partial():
+    tols, _ = symbolic_tolerances(ZERO_PARTIAL)
+    # d out/d x1 = 2 * (x1 + 3/2 - (3/2 - x0)); rounding 3/2 - x0 moves it by up to 2 * 1.5 * eps
+    assert tols[1] >= 2 * 1.5 * 2.0**-53
+    assert tols[1] < 1e-12  # and the bound is still tight
+
+
+def test_the_reference_of_a_rational_graph_on_floats_is_exact():
+    x = Fraction(2.2729600481582976e-161)
+    ref = SUBNORMAL_SUM.reference()
+    assert ref.exact
+    assert ref.value == x * x  # x0*x0 + (x0 - x1) with x0 == x1
+    assert ref.gradient == (2 * x + 1, -1)
+
+
+def test_the_interval_reference_settles_to_a_unique_double():
+    graph = Graph(
+        (0.7, 2.2729600481582976e-161), (Node("exp", (0,)), Node("mul", (1, 1)), Node("add", (2, 3)))
+    )
+    ref = graph.reference()
+    assert not ref.exact
+    # exp(0.7) rounds to this double; the radius is far below half an ulp of it
+    assert float(ref.value) == 2.0137527074704766
+    assert ref.value_radius < 1e-30
+    assert float(ref.gradient[1]) == float(2 * Fraction(2.2729600481582976e-161))
+
+
+def test_a_reference_that_cannot_settle_is_inconclusive():
+    # log(x*x) - 2*log(x) is exactly 0 but sympy keeps it: its relu's Step never settles
+    graph = Graph((0.7,), (Node("mul", (0, 0)), Node("log", (1,)), Node("log", (0,)), Node("mulc", (3,), 2),
+                           Node("sub", (2, 4)), Node("relu", (5,))))  # fmt: skip
+    with pytest.raises(OracleInconclusive, match="did not settle"):
+        graph.reference()
+
+
+# issue 8: relu inputs put exactly on the kink in floats, while exactly they are positive.
+KINKS = {
+    "product_underflows": Graph(
+        (0.5, 5e-324, 0.0, 2.0), (Node("dot", (0, 1, 2)), Node("relu", (4,)), Node("mul", (5, 3)))
+    ),
+    "sum_rounds_away": Graph(
+        (1.0, 1.69e-38, -1.0, 2.0),
+        (Node("add", (0, 1)), Node("add", (4, 2)), Node("relu", (5,)), Node("mul", (6, 3))),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KINKS))
+@pytest.mark.parametrize("oracle", [assert_grads_symbolic, assert_grads_fd], ids=["symbolic", "fd"])
+def test_a_relu_input_on_its_kink_in_floats_only_is_inconclusive_not_a_mismatch(name, oracle):
+    with pytest.raises(OracleInconclusive) as info:
+        oracle(KINKS[name])
+    assert not isinstance(info.value, GradientMismatch)
+    assert info.value.reason
