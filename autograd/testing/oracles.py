@@ -76,10 +76,15 @@
     ``F`` is the largest ``|f|`` seen, so the second term bounds rounding;
     ``rtol = 1e-7`` and ``atol = 1e-10`` absorb the engine's own float error.
     A rule off by 1e-4 is caught; one off by 1e-9 is not (use the symbolic
-    oracle for that).  In graphs, a step that would move a relu input across 0
-    is shrunk until it does not; when 20 shrinks do not help (the input is on
-    the kink, within rounding) or the step vanishes next to ``x_j``, or ``f``
-    is not finite at a step, the verdict is :class:`OracleInconclusive`.  A
+    oracle for that).  In graphs, a step that would move a relu input across 0,
+    or move any node by more than ``FD_NODE_CHANGE * max(|v|, 1)`` (a feature
+    of f smaller than the step, e.g. ``tanh(x - y)`` with x = y = 1e150), is
+    shrunk by 4 until it does not; when the step vanishes next to ``x_j`` (the
+    input is on the kink, within rounding) or ``f`` is not finite at a step,
+    the verdict is :class:`OracleInconclusive`.  For graphs the tolerance also
+    gets ``2 * f_err / h`` and ``tol_j`` of the symbolic oracle: the float
+    function is off by up to its forward bound ``f_err`` (cancellation can make
+    that large) and the engine's gradient by up to ``tol_j``.  A
     mismatch is confirmed by a second estimate with a step 8 times smaller: if
     that one accepts the engine, or the two estimates disagree beyond their
     tolerances (a feature of ``f`` smaller than the step), it is inconclusive.
@@ -119,6 +124,11 @@ TINY = 2.0**-1074  # the smallest subnormal: what one op can lose to underflow, 
 SYMBOLIC_SAFETY = 16
 FD_RTOL = 1e-7
 FD_ATOL = 1e-10
+#: Shrinking the step by 4 this often takes eps**(1/3) below the smallest subnormal.
+FD_MAX_SHRINKS = 600
+#: A step may move each node by at most this fraction of max(|value|, 1): beyond it, a
+#: feature smaller than the step (tanh(x - y) with x, y ~ 1e150) would fool the estimate.
+FD_NODE_CHANGE = 0.01
 _FLOAT_MAX = 1.7976931348623157e308
 
 
@@ -264,10 +274,10 @@ def _reference_sweep(
 
 def _sweep_or_inconclusive(
     graph: Graph, point: list[float], bump: tuple[int, float], base: tuple[list[Any], list[Any]]
-) -> list[Any]:
-    """The adjoints of a bumped sweep; a bump that leaves the float range cannot size a tolerance."""
+) -> tuple[list[Any], list[Any], list[Any]]:
+    """A bumped sweep; a bump that leaves the float range cannot size a tolerance."""
     try:
-        return _reference_sweep(graph, point, bump, base)[2]
+        return _reference_sweep(graph, point, bump, base)
     except (OverflowError, ValueError, ZeroDivisionError) as exc:
         raise OracleInconclusive(
             f"symbolic oracle: moving node {bump[0]} by {bump[1]:.3g} to size the tolerance fails ({exc})"
@@ -290,8 +300,8 @@ def _tangents(graph: Graph, partials: list[Any]) -> list[list[float]]:
 def symbolic_tolerances(graph: Graph) -> tuple[list[float], float]:
     """The derived per-leaf gradient tolerances and the output's forward tolerance (see module doc).
 
-    Only magnitudes matter here, so this runs in double precision; the sensitivities
-    d g_j / d v_k come from central differences with step 1e-6 * max(|v_k|, 2**-1000).
+    Only magnitudes matter here, so this runs in double precision; the effect of node k's
+    rounding comes from sweeps with node k moved by its error bound ``E_k`` either way.
     Raises :class:`OracleInconclusive` when a bound leaves the float range.
     """
     n_leaves = len(graph.leaves)
@@ -310,27 +320,22 @@ def symbolic_tolerances(graph: Graph) -> tuple[list[float], float]:
         for a, p in zip(node.args, partials[i], strict=True):
             paths[a] += abs(p) * paths[slot]
             weighted[a] += abs(p) * (weighted[slot] + w * paths[slot])
-    # S: forward rounding of EVERY node that reaches the output, pushed through the exact gradient:
-    # a zero partial (d(n*n)/dn at n = 0) cuts no subgraph off, since moving n moves the partial.
-    # Z: the same for the absolute underflow (TINY) of each node's value.
+    # S: forward rounding of EVERY node that reaches the output, measured as the change of the
+    # gradient (and of the output) when the node moves by its whole error bound E_k, so that a
+    # zero partial (d(n*n)/dn at n = 0) cuts no subgraph off and higher orders (n**3) count.
     sens = [0.0] * n_leaves
-    underflow = [0.0] * n_leaves
     forward = 0.0
-    forward_underflow = 0.0
     for i, node in enumerate(graph.nodes):
         slot = n_leaves + i
         if slot not in reaching:
             continue
         err = OPS[node.op].fwd_err([values[a] for a in node.args], node.const, values[slot])
-        forward += err * abs(adjoint[slot])
-        forward_underflow += abs(adjoint[slot])
-        h = 1e-6 * max(abs(values[slot]), 2.0**-1000)  # relative: a tiny node may be amplified
-        up = _sweep_or_inconclusive(graph, point, (slot, h), (values, partials))
-        down = _sweep_or_inconclusive(graph, point, (slot, -h), (values, partials))
+        bump = SYMBOLIC_SAFETY * (err * EPS + TINY)
+        up, _, up_adjoint = _sweep_or_inconclusive(graph, point, (slot, bump), (values, partials))
+        down, _, down_adjoint = _sweep_or_inconclusive(graph, point, (slot, -bump), (values, partials))
+        forward += max(abs(up[graph.out] - values[graph.out]), abs(down[graph.out] - values[graph.out]))
         for j in range(n_leaves):
-            dg = abs((up[j] - down[j]) / (2 * h))
-            sens[j] += err * dg
-            underflow[j] += dg
+            sens[j] += max(abs(up_adjoint[j] - adjoint[j]), abs(down_adjoint[j] - adjoint[j]))
     # U: each backward product adjoint * partial (and the partial itself) may underflow by TINY,
     # absolutely; that error in slot a's adjoint reaches leaf j through d v_a / d x_j.
     tangent = _tangents(graph, partials)
@@ -343,10 +348,10 @@ def symbolic_tolerances(graph: Graph) -> tuple[list[float], float]:
                     backward_underflow[j] += (1 + abs(adjoint[slot])) * tangent[a][j]
     scale = SYMBOLIC_SAFETY * EPS
     grad_tols = [
-        scale * (sens[j] + weighted[j]) + SYMBOLIC_SAFETY * TINY * (1 + underflow[j] + backward_underflow[j])
+        sens[j] + scale * weighted[j] + SYMBOLIC_SAFETY * TINY * (1 + backward_underflow[j])
         for j in range(n_leaves)
     ]
-    forward_tol = scale * forward + SYMBOLIC_SAFETY * TINY * (1 + forward_underflow)
+    forward_tol = forward + SYMBOLIC_SAFETY * TINY
     if not all(math.isfinite(t) for t in [*grad_tols, forward_tol]):
         raise OracleInconclusive(f"symbolic oracle: a derived tolerance leaves the float range: {grad_tols}")
     return grad_tols, forward_tol
@@ -424,31 +429,33 @@ def _central(f: Callable[[list[float]], float], x: list[float], j: int, h: float
 
 
 def _fd_estimate(
-    f: Callable[[list[float]], float], x: list[float], j: int, h: float, rtol: float, atol: float
-) -> tuple[float, float]:
+    f: Callable[[list[float]], float], x: list[float], j: int, h: float, rtol: float, atol: float,
+    f_err: float = 0.0,
+) -> tuple[float, float]:  # fmt: skip
     """The Richardson-extrapolated derivative along input j with step h, and its tolerance."""
     d1, f1 = _central(f, x, j, h)
     d2, f2 = _central(f, x, j, 2 * h)
     numeric = (4 * d1 - d2) / 3
-    tol = abs(d1 - d2) + 4 * EPS * max(f1, f2, abs(f(x))) / h + rtol * abs(numeric) + atol
+    tol = abs(d1 - d2) + (4 * EPS * max(f1, f2, abs(f(x))) + 2 * f_err) / h + rtol * abs(numeric) + atol
     return numeric, tol
 
 
 def _fd_row(
     f: Callable[[list[float]], float], x: list[float], j: int, engine_grad: Any, name: str,
     rtol: float, atol: float, step_ok: Callable[[list[float], int, float], bool] | None = None,
+    f_err: float = 0.0,
 ) -> LeafComparison:  # fmt: skip
     h = EPS ** (1 / 3) * max(1.0, abs(x[j]))
-    for _ in range(20):  # a step that crosses a kink is shrunk
+    for _ in range(FD_MAX_SHRINKS):  # a step that crosses a kink (or jumps a node) is shrunk
         if step_ok is None or step_ok(x, j, 2 * h):
             break
         h /= 4
-    else:  # at (or within rounding of) a kink every step crosses it: no derivative to measure
-        raise OracleInconclusive(f"finite differences: every step along {name} crosses a relu kink")
-    numeric, tol = _fd_estimate(f, x, j, h, rtol, atol)
+        if x[j] + 2 * h == x[j]:  # at (or within rounding of) a kink: no derivative to measure
+            raise OracleInconclusive(f"finite differences: no step along {name} avoids a kink or a jump")
+    numeric, tol = _fd_estimate(f, x, j, h, rtol, atol, f_err)
     row = _compare(name, x[j], engine_grad, numeric, tol)
     if not row.ok:  # confirm with a step 8 times smaller: a feature below the step fools one estimate
-        confirm, confirm_tol = _fd_estimate(f, x, j, h / 8, rtol, atol)
+        confirm, confirm_tol = _fd_estimate(f, x, j, h / 8, rtol, atol, f_err)
         agrees = _compare(name, x[j], engine_grad, confirm, confirm_tol).ok
         if agrees or abs(confirm - numeric) > tol + confirm_tol:
             raise OracleInconclusive(
@@ -466,29 +473,40 @@ def assert_grads_fd(
     point = [float(x) for x in graph.leaves]
     graph = graph.with_leaves(point)
     got = _engine_gradient(graph, eng)
-    relus = [len(point) + i for i, n in enumerate(graph.nodes) if OPS[n.op].kinks]
+    n_leaves = len(point)
+    relus = [n_leaves + i for i, n in enumerate(graph.nodes) if OPS[n.op].kinks]
 
     def f(x: list[float]) -> float:
         return float(graph.evaluate(x)[graph.out])
 
-    def signs(x: list[float]) -> list[bool]:
-        values = graph.evaluate(x)
-        return [values[graph.nodes[s - len(point)].args[0]] > 0 for s in relus]
+    def signs(values: list[Any]) -> list[bool]:
+        return [values[graph.nodes[s - n_leaves].args[0]] > 0 for s in relus]
 
-    base = signs(point)
+    base_values = graph.evaluate(point)
+    base = signs(base_values)
+
+    def smooth(x: list[float]) -> bool:
+        values = graph.evaluate(x)
+        return signs(values) == base and all(
+            abs(v - b) <= FD_NODE_CHANGE * max(abs(b), 1.0)
+            for v, b in zip(values[n_leaves:], base_values[n_leaves:], strict=True)
+        )
 
     def step_ok(x: list[float], j: int, h: float) -> bool:
         up, down = list(x), list(x)
         up[j] += h
         down[j] -= h
         try:
-            return signs(up) == base and signs(down) == base
+            return smooth(up) and smooth(down)
         except (ValueError, ZeroDivisionError, OverflowError):
             return False
 
+    # the float function is off by up to f_err (cancellation can make that huge), the engine's
+    # gradient by up to grad_tols[j]: both widen the tolerance (symbolic_tolerances, see module doc)
+    grad_tols, f_err = symbolic_tolerances(graph)
     report = GradcheckReport(f"finite differences (central, Richardson, rtol={rtol:g}, atol={atol:g})")
     for j, name in enumerate(graph.names()[: len(point)]):
-        report.rows.append(_fd_row(f, point, j, got[j], name, rtol, atol, step_ok if relus else None))
+        report.rows.append(_fd_row(f, point, j, got[j], name, rtol, atol + grad_tols[j], step_ok, f_err))
     return _finish(report, graph, eng.name)
 
 
