@@ -308,10 +308,12 @@ class _Straddle(Exception):
 
 
 def _iv_relu(x: Any) -> Any:
+    x = iv.mpf(x)  # also a constant such as e
     return iv.mpf([iv.mpf(0) if x.a < 0 else x.a, iv.mpf(0) if x.b < 0 else x.b])
 
 
 def _iv_step(x: Any) -> Any:
+    x = iv.mpf(x)
     if x.a > 0:
         return iv.mpf(1)
     if x.b <= 0 and not (x.a == 0 and x.b > 0):
@@ -325,7 +327,7 @@ def _iv_tanh(x: Any) -> Any:  # mpmath.iv has no tanh; x appears once, so the in
 
 _INTERVAL_NAMESPACE = {
     "mpf": iv.mpf, "exp": iv.exp, "log": iv.ln, "sqrt": iv.sqrt, "tanh": _iv_tanh,
-    "Relu": _iv_relu, "Step": _iv_step,
+    "Relu": _iv_relu, "Step": _iv_step, "e": iv.e, "pi": iv.pi,
 }  # fmt: skip
 
 
