@@ -42,11 +42,27 @@ FORWARD_UNDERFLOW = Graph(
 SUBNORMAL_SUM = Graph((2.2729600481582976e-161,) * 2, (Node("mul", (0, 0)), Node("sub", (0, 1)),
                                                         Node("add", (2, 3))))  # fmt: skip
 
+# found by stress_graphs: (-(1 - (1 - x1)))**2 is 0 in floats, exactly x1**2 = 7e-201; the
+# output's first-order sensitivity to the rounding of 1 - x1 is 0 there (forward check).
+SQUARE_OF_CANCELLED = Graph(
+    (1e150, 8.405839150687039e-101, 8.405839150687039e-101),
+    (Node("rsub", (1,), 1), Node("rsub", (3,), 1), Node("neg", (4,)), Node("mul", (5, 5))),
+)
+# n**3 * x1 with n = 3/2 - (3/2 - x0): d/dx1 = n**3 is 0 in floats, 1e-300 exactly, and its
+# first and second derivatives in n vanish at n = 0 too.
+CUBE_OF_CANCELLED = Graph(
+    (1e-100, 1.0),
+    (Node("rsub", (0,), Fraction(3, 2)), Node("rsub", (2,), Fraction(3, 2)), Node("mul", (3, 3)),
+     Node("mul", (4, 3)), Node("mul", (5, 1))),
+)  # fmt: skip
+
 FALSE_ALARMS = {
     "zero_partial": ZERO_PARTIAL,
     "backward_underflow": BACKWARD_UNDERFLOW,
     "forward_underflow": FORWARD_UNDERFLOW,
     "subnormal_sum": SUBNORMAL_SUM,
+    "square_of_cancelled": SQUARE_OF_CANCELLED,
+    "cube_of_cancelled": CUBE_OF_CANCELLED,
 }
 
 
@@ -115,3 +131,42 @@ def test_a_relu_input_on_its_kink_in_floats_only_is_inconclusive_not_a_mismatch(
         oracle(KINKS[name])
     assert not isinstance(info.value, GradientMismatch)
     assert info.value.reason
+
+
+# Finite differences, false alarms found by stress_graphs.
+FD_FALSE_ALARMS = {
+    # relu(x0) * x1 at x0 = 1e-150: the step 6e-6 crossed the kink and 20 shrinks by 4 did not help
+    "relu_of_a_tiny_leaf": Graph((1e-150, 2.0), (Node("relu", (0,)), Node("mul", (2, 1)))),
+    # x1 ** x0 = 3e-40 is absorbed by -2 - (-2 - .): the float function is flat in x0 while the
+    # engine's chain rule is 1.8e112; f's own error (huge here) now widens the tolerance
+    "absorbed_path": Graph(
+        (-0.2666214794345514, 2.3638656531357334e148),
+        (
+            Node("vpow", (1, 0)),
+            Node("rsub", (2,), -2),
+            Node("rsub", (3,), -2),
+            Node("mul", (4, 4)),
+            Node("mul", (5, 5)),
+            Node("log", (1,)),
+            Node("dot", (1, 4, 3, 4, 7, 3, 4)),
+            Node("mul", (8, 8)),
+            Node("add", (9, 6)),
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FD_FALSE_ALARMS))
+def test_finite_differences_pass_our_engine_where_they_raised_a_false_alarm(name):
+    assert assert_grads_fd(FD_FALSE_ALARMS[name]).ok
+
+
+def test_finite_differences_on_a_feature_smaller_than_any_step_are_inconclusive():
+    # -x0 - tanh(x3 - x0) at x0 = x3 = 9.6e149: any step that moves x0 at all saturates tanh
+    graph = Graph(
+        (9.59266051613223e149, 1e-100, 9.59266051613223e149, 9.59266051613223e149),
+        (Node("sub", (3, 0)), Node("tanh", (4,)), Node("neg", (0,)), Node("add", (6, 5))),
+    )
+    with pytest.raises(OracleInconclusive, match="no step along x0"):
+        assert_grads_fd(graph)
+    assert assert_grads_symbolic(graph).ok  # the symbolic oracle judges it (d/dx0 = -2)
