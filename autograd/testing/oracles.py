@@ -416,7 +416,8 @@ def assert_grads_symbolic(
     for name, d in zip(graph.names(), reference.gradient, strict=False):
         if not abs(d) <= _FLOAT_MAX:
             raise OracleInconclusive(f"symbolic oracle: d out / d {name} = {_short(d)} is beyond floats")
-    report = GradcheckReport("symbolic oracle (sympy derivative, exact or interval reference, derived tol)")
+    title = "symbolic oracle (sympy derivative, exact/interval reference, derived tolerance)"
+    report = GradcheckReport(title)
     for name, x, g, d, tol, r in zip(
         graph.names()[: len(point)], point, got, reference.gradient, tols, radii, strict=True
     ):
