@@ -13,7 +13,7 @@
     within a tolerance derived per leaf from the graph, plus the reference's own
     radius:
 
-        tol_j = S_j + C * eps * W_j + C * TINY * (1 + U_j),
+        tol_j = S_j + C * eps * W_j + C * TINY * (1 + U_j) + C * R_j,
         eps = 2**-52,  TINY = 2**-1074,  C = 16
 
     A float engine makes two kinds of rounding error (first order, each op's
@@ -47,6 +47,12 @@
     (e.g. ``1e-130 * 1e-200`` before meeting 1e300).  Sums add exactly in the
     subnormal range, so accumulations add nothing.
 
+    ``S`` moves one node at a time, so it misses products of several nodes'
+    errors where every factor is 0 in floats (``(c - (c - x)) * (d - (d - y))**3``
+    with tiny x, y).  ``R_j = |g_j(sweep) - g_j|`` is the measured error of the
+    reference sweep itself, an independent float evaluation of the same graph
+    that meets those zeros as the engine does.
+
     C = 16 covers library functions that are within a couple of ulps and the
     second-order terms the first-order bound drops.  Generated graphs keep every
     node in a well-conditioned region (see ``ops.BOUND`` and the domains), so a
@@ -58,7 +64,7 @@
     bound holds where these terms matter (``properties/test_stress.py``).
 
     The forward value gets the same treatment: ``sum_k max_(+-) |y(v_k +- E_k)
-    - y| + C * TINY`` (``check_forward``).
+    - y| + C * TINY + C * |y(sweep) - y|`` (``check_forward``).
 
     Relu kinks (``kink_check``): where a relu input's float value is on the
     other side of 0 than its exact value, or closer to 0 than its forward
@@ -302,9 +308,10 @@ def _tangents(graph: Graph, partials: list[Any]) -> list[list[float]]:
     return tangent
 
 
-def symbolic_tolerances(graph: Graph) -> tuple[list[float], float]:
+def symbolic_tolerances(graph: Graph, reference: Reference | None = None) -> tuple[list[float], float]:
     """The derived per-leaf gradient tolerances and the output's forward tolerance (see module doc).
 
+    ``reference`` is ``graph.reference()``, computed here when not given.
     Only magnitudes matter here, so this runs in double precision; the effect of node k's
     rounding comes from sweeps with node k moved by its error bound ``E_k`` either way.
     Raises :class:`OracleInconclusive` when a bound leaves the float range.
@@ -351,15 +358,27 @@ def symbolic_tolerances(graph: Graph) -> tuple[list[float], float]:
             for a in node.args:
                 for j in range(n_leaves):
                     backward_underflow[j] += (1 + abs(adjoint[slot])) * tangent[a][j]
+    # R: the measured error of the reference sweep itself (another float evaluation of the same
+    # graph), which includes products of several nodes' errors where each factor is 0 in floats.
+    ref = graph.reference() if reference is None else reference
+    measured = [SYMBOLIC_SAFETY * _distance(adjoint[j], ref.gradient[j]) for j in range(n_leaves)]
     scale = SYMBOLIC_SAFETY * EPS
     grad_tols = [
-        sens[j] + scale * weighted[j] + SYMBOLIC_SAFETY * TINY * (1 + backward_underflow[j])
+        sens[j] + scale * weighted[j] + SYMBOLIC_SAFETY * TINY * (1 + backward_underflow[j]) + measured[j]
         for j in range(n_leaves)
     ]
-    forward_tol = forward + SYMBOLIC_SAFETY * TINY
+    forward_tol = forward + SYMBOLIC_SAFETY * TINY + SYMBOLIC_SAFETY * _distance(values[graph.out], ref.value)
     if not all(math.isfinite(t) for t in [*grad_tols, forward_tol]):
         raise OracleInconclusive(f"symbolic oracle: a derived tolerance leaves the float range: {grad_tols}")
     return grad_tols, forward_tol
+
+
+def _distance(x: float, exact: Any) -> float:
+    """``|x - exact|`` for a float and a Fraction or mpmath number, as a float (rounded up)."""
+    if isinstance(exact, Fraction):
+        return float(abs(Fraction(x) - exact)) * (1 + EPS)
+    with mpmath.workprec(mpmath.mp.prec + 64):
+        return float(abs(mpmath.mpf(x) - exact)) * (1 + EPS)
 
 
 def kink_check(graph: Graph, reference: Reference, relu_grad_at_zero: float | None = None) -> None:
@@ -411,7 +430,7 @@ def assert_grads_symbolic(
     got = _engine_gradient(graph, eng)
     reference = graph.reference()
     kink_check(graph, reference, relu_grad_at_zero)
-    tols, _ = symbolic_tolerances(graph)
+    tols, _ = symbolic_tolerances(graph, reference)
     radii = reference.gradient_radius or (0,) * len(point)
     for name, d in zip(graph.names(), reference.gradient, strict=False):
         if not abs(d) <= _FLOAT_MAX:
