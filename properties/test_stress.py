@@ -12,6 +12,7 @@ from hypothesis import given, settings
 
 from autograd.testing import checks
 from autograd.testing import strategies as gs
+from autograd.testing.ops import KINK_MARGIN
 
 ENGINE = None  # our engine, autograd itself
 
@@ -38,3 +39,12 @@ def test_finite_differences_have_no_false_alarm_on_stress_graphs(graph):
 @given(gs.stress_graphs())
 def test_forward_check_has_no_false_alarm_on_stress_graphs(graph):
     gs.reject_inconclusive(checks.check_forward, ENGINE, graph)
+
+
+@given(gs.mlp_graphs())
+def test_mlp_graphs_keep_every_relu_input_away_from_its_kink(graph):
+    values = graph.evaluate()
+    relu_inputs = [values[node.args[0]] for node in graph.nodes if node.op == "relu"]
+    assert relu_inputs  # the hinge is a relu
+    for x in relu_inputs:
+        assert abs(x) >= KINK_MARGIN * (1 - 1e-9), f"relu input {x!r} within {KINK_MARGIN} of 0\n{graph!r}"
