@@ -11,6 +11,14 @@ long chains.  Everything shrinks towards fewer leaves, fewer nodes, the first op
 of the table (``add``) and the first slot, so a failure shrinks to a small
 graph.  Each generated graph reports ``hypothesis.event``\\ s (ops, fan-out,
 reuse, depth) for ``pytest --hypothesis-show-statistics``.
+
+``stress_graphs()`` does the opposite on purpose: leaves anywhere in the float
+range and gadgets that provoke the oracles' hazards (cancellation, zero partials,
+underflow, magnitudes near the float range, relu just off its kink), still inside
+every op's domain and with finite gradients by construction.  ``mlp_graphs()``
+places each bias so that no relu input lies near its kink.  In property tests,
+``reject_inconclusive(check, ...)`` turns an ``OracleInconclusive`` into an event
+and a rejected example.
 """
 
 from __future__ import annotations
