@@ -5,6 +5,9 @@ is ``nodes[i]``, whose ``args`` name earlier slots.  ``output`` is a slot (the
 last one by default).  ``repr(graph)`` is a short runnable Python snippet that
 rebuilds the graph with the engine and prints the leaf gradients;
 ``graph.code()`` is the constructor call that rebuilds the description itself.
+``graph.reference()`` is the oracles' reference: output, sympy's gradient and relu
+inputs, exact (Fractions) for graphs of rational ops, else mpmath intervals at a
+precision raised until they settle, or :class:`OracleInconclusive`.
 """
 
 from __future__ import annotations
