@@ -259,8 +259,11 @@ def _reference_sweep(
 ) -> tuple[list[Any], list[Any], list[Any]]:
     """Values, local partials (from sympy) and adjoints d out / d slot, in floats.
 
-    ``bump = (slot, h)`` adds h to one slot's value; ``base`` (an unbumped sweep's
-    values and partials) lets the slots before the bumped one be reused.
+    Values come from the table's float functions (``num``), in the order the graph
+    states them (sympy would reorder a sum: a cancelling ``dot`` then differs by
+    orders of magnitude).  ``bump = (slot, h)`` adds h to one slot's value; ``base``
+    (an unbumped sweep's values and partials) lets the slots before the bumped one
+    be reused.
     """
     n_leaves = len(graph.leaves)
     values: list[Any] = list(point)
@@ -269,7 +272,9 @@ def _reference_sweep(
         values, partials = base[0][: bump[0]], base[1][: bump[0] - n_leaves]
     start = len(values)
     for node in graph.nodes[start - n_leaves :]:
-        v, *ps = OPS[node.op].rule(len(node.args), node.const)(*[values[a] for a in node.args])
+        args = [values[a] for a in node.args]
+        _, *ps = OPS[node.op].rule(len(node.args), node.const)(*args)
+        v = float(OPS[node.op].num(args, node.const))
         if bump is not None and bump[0] == len(values):
             v += bump[1]
         values.append(v)
@@ -319,7 +324,12 @@ def symbolic_tolerances(graph: Graph, reference: Reference | None = None) -> tup
     """
     n_leaves = len(graph.leaves)
     point = [float(x) for x in graph.leaves]
-    values, partials, adjoint = _reference_sweep(graph, point)
+    try:
+        values, partials, adjoint = _reference_sweep(graph, point)
+    except (OverflowError, ValueError, ZeroDivisionError) as exc:
+        raise OracleInconclusive(
+            f"symbolic oracle: the reference sweep leaves the float range ({exc})"
+        ) from exc
     reaching = graph.reaching()
     # W: backward rounding, summed over paths with |partials| (paths: plain path sums).
     paths = [0.0] * len(values)
