@@ -181,3 +181,16 @@ def test_finite_differences_on_a_feature_smaller_than_any_step_are_inconclusive(
     with pytest.raises(OracleInconclusive, match="no step along x0"):
         assert_grads_fd(graph)
     assert assert_grads_symbolic(graph).ok  # the symbolic oracle judges it (d/dx0 = -2)
+
+
+def test_the_interval_reference_handles_the_sign_sympy_writes_for_a_power_of_a_square():
+    # (s*s)**x2 on real s is Abs(s)**(2*x2) to sympy, whose derivative holds sign(s): once bound to
+    # mpmath's point sign, every interval was rejected and the point was inconclusive
+    graph = Graph(
+        (-4.100774356683103e-206, -1.1963757810130078, -2.2812502238882075),
+        (Node("vsum", (2, 1, 2, 1)), Node("mul", (3, 3)), Node("vpow", (4, 2)), Node("mul", (5, 0)),
+         Node("add", (6, 1))),
+    )  # fmt: skip
+    ref = graph.reference()
+    assert not ref.exact
+    assert assert_grads_symbolic(graph).ok

@@ -277,8 +277,9 @@ def _reference_function(structure: tuple[Any, ...], namespace: dict[str, Any]) -
     """``f(*leaves) -> [output, *gradient, *relu inputs]`` with the functions in ``namespace``.
 
     mpmath's printer writes a rational constant p/q as ``mpf(p)/mpf(q)``, so binding ``mpf``
-    to ``Fraction`` (or to an interval) keeps constants exact; a function missing from
-    ``namespace`` is a NameError, never a silent fall-back to floats.
+    to ``Fraction`` (or to an interval) keeps constants exact.  Every function sympy writes
+    into the table's derivatives must be bound here: one that is not falls back to
+    mpmath's point version, which rejects an interval (ValueError: inconclusive).
     """
     symbols, exprs = _sympy_slots(structure)
     n_leaves, nodes, out = structure
@@ -334,13 +335,24 @@ def _iv_step(x: Any) -> Any:
     raise _Straddle
 
 
+def _iv_sign(x: Any) -> Any:  # sympy writes d|x|/dx as sign(x) (from (x*x)**c on real x)
+    x = iv.mpf(x)
+    if x.a > 0:
+        return iv.mpf(1)
+    if x.b < 0:
+        return iv.mpf(-1)
+    if x.a == 0 and x.b == 0:
+        return iv.mpf(0)
+    raise _Straddle
+
+
 def _iv_tanh(x: Any) -> Any:  # mpmath.iv has no tanh; x appears once, so the interval stays tight
     return 1 - 2 / (iv.exp(2 * x) + 1)
 
 
 _INTERVAL_NAMESPACE = {
     "mpf": iv.mpf, "exp": iv.exp, "log": iv.ln, "sqrt": iv.sqrt, "tanh": _iv_tanh,
-    "Relu": _iv_relu, "Step": _iv_step, "e": iv.e, "pi": iv.pi,
+    "Relu": _iv_relu, "Step": _iv_step, "sign": _iv_sign, "e": iv.e, "pi": iv.pi,
 }  # fmt: skip
 
 
