@@ -1,0 +1,394 @@
+"""The oracles' tolerances, term by term (see the derivation in autograd/testing/oracles.py).
+
+Each term is pinned two ways, on small graphs whose numbers are worked out by hand
+here (never by calling the code under test for the expected value):
+
+* NEEDED: a correct engine's real error on a graph that only this term covers is
+  above what the other terms allow, and below the full tolerance: drop or shrink
+  the term and a correct engine is rejected;
+* BOUNDED: the tolerance is pinned to its hand-derived value, and a slip just
+  outside it (a rule off by a factor chosen just above the bound) is rejected
+  while one just inside passes: inflate the term and a wrong engine passes.
+
+The same for finite differences: the step, its kink-avoiding shrink, Richardson's
+extrapolation and each term of ``|D(h) - D(2h)| + 4 eps F / h + rtol |numeric| + atol``.
+These tests are the oracle mutation run's (`.ci/mutation_gate.py --target oracles`):
+keep them fast.
+"""
+
+import functools
+import math
+import re
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+import autograd
+from autograd.testing import (
+    GradcheckReport,
+    GradientMismatch,
+    Graph,
+    Node,
+    assert_grads_exact,
+    assert_grads_fd,
+    assert_grads_symbolic,
+    gradcheck,
+)
+from autograd.testing.oracles import LeafComparison, _fd_row, symbolic_tolerances
+from tests.wrong_engines import wrong_engine
+
+EPS = 2.0**-52  # the derivation's constants, written out: the tests pin them too
+TINY = 2.0**-1074
+C = 16
+H0 = EPS ** (1 / 3)  # the finite-difference step at |x| <= 1
+
+
+def mul(a, b):
+    return Node("mul", (a, b))
+
+
+def verdicts(graph, engine):
+    """Per-leaf ok of the symbolic oracle, whether or not it raised."""
+    try:
+        report = assert_grads_symbolic(graph, engine)
+    except GradientMismatch as mismatch:
+        report = mismatch.report
+    return [row.ok for row in report.rows]
+
+
+def engine_error(graph, j):
+    """|our engine's gradient - the exact one| for leaf j, in exact rationals (graph of + - *)."""
+    values = graph.build(autograd)
+    values[graph.out].backward()
+    exact = graph.with_leaves([Fraction(x) for x in graph.leaves]).build(autograd)
+    exact[graph.out].backward()
+    return abs(Fraction(values[j].grad) - exact[j].grad)
+
+
+# ---------------------------------------------------------------------- symbolic: W, backward rounding
+A, B = 0.7, -1.3
+PRODUCT = Graph((A, B), (mul(0, 1),))  # x0 * x1: one edge per leaf, nothing forward can move
+
+
+def test_w_of_one_product_is_the_partial_times_rounded_product_accumulation_and_partial():
+    # W_0 = |d out/d x0| * (2 + partial_err(mul) = 2) = 4 |x1|; no forward term (the partial x1 is a leaf)
+    tols, forward = symbolic_tolerances(PRODUCT)
+    assert tols == [pytest.approx(C * EPS * 4 * abs(B), rel=1e-12), pytest.approx(C * EPS * 4 * A, rel=1e-12)]
+    # forward: the product's own rounding, |v| * |d out / d v| = |x0 x1| * 1
+    assert forward == pytest.approx(C * EPS * abs(A * B), rel=1e-12)
+
+
+def test_w_is_bounded_a_product_rule_off_by_72_eps_is_caught_and_56_eps_is_not():
+    # tol_j = 64 eps |g_j|: the engine's g_j = x1 * factor, off by (factor - 1) |g_j| (+ 1/2 ulp)
+    assert verdicts(PRODUCT, wrong_engine("mul", 1 + 56 * EPS)) == [True, True]
+    assert verdicts(PRODUCT, wrong_engine("mul", 1 + 72 * EPS)) == [False, False]
+
+
+def test_w_is_needed_a_correct_engines_rounded_backward_product_exceeds_the_other_terms():
+    # x0 * x1 * x2: the engine computes d/dx0 = x1 * x2 rounded, the exact one is not rounded;
+    # no node value moves that gradient (S = 0), so W alone covers it
+    graph = Graph((A, B, 1.1), (mul(0, 1), mul(3, 2)))
+    error = engine_error(graph, 0)
+    assert error > 0
+    tol = symbolic_tolerances(graph)[0][0]
+    w = C * EPS * abs(B * 1.1) * (4 + 4)  # one path, two edges: |x1 x2| * (4 + 4)
+    assert tol == pytest.approx(w, rel=1e-12)
+    assert C * TINY < error <= tol
+    assert verdicts(graph, autograd) == [True, True, True]
+
+
+# A chain through tanh: its partial 1 - t*t is evaluated from the rounded output t, partial_err
+# 3 + 2 t^2 / (1 - t^2); and the partial depends on the node below, so S is not 0 either.
+CHAIN = Graph((A, B), (mul(0, 1), Node("tanh", (2,))))
+
+
+def test_w_and_s_through_tanh_by_hand():
+    n = A * B
+    t = math.tanh(n)
+    slope = 1 - t * t
+    w_edges = (2 + 3 + 2 * t * t / slope) + (2 + 2)  # tanh's edge, then mul's edge
+    # S: node n's rounding |n| moves g_0 = x1 (1 - tanh(n)^2) by |x1| * 2 |t| (1 - t^2) per unit;
+    # the output's own rounding moves no gradient
+    s0, s1 = abs(n) * abs(B) * 2 * abs(t) * slope, abs(n) * A * 2 * abs(t) * slope
+    tols, forward = symbolic_tolerances(CHAIN)
+    assert tols[0] == pytest.approx(C * EPS * (abs(B) * slope * w_edges + s0), rel=1e-7)
+    assert tols[1] == pytest.approx(C * EPS * (A * slope * w_edges + s1), rel=1e-7)
+    # forward: n's rounding through d out/d n = 1 - t^2, and the output's own |t|
+    assert forward == pytest.approx(C * EPS * (abs(n) * slope + abs(t)), rel=1e-12)
+
+
+# ---------------------------------------------------------------------- fan-out: paths and adjoints add up
+# n2 = x0 x1, n3 = n2 x0, n4 = n3 n2 = x0^3 x1^2: x0 reaches the output three ways, n2 two ways.
+FAN = Graph((A, B), (mul(0, 1), mul(2, 0), mul(3, 2)))
+
+
+def test_fan_out_sums_every_path_and_every_node_by_hand():
+    a, b = A, B
+    # W: paths of x0 (|product of partials|, edges): n3-n4 (a^2 b^2, 2), n2-n4 (a^2 b^2, 2),
+    # n2-n3-n4 (a^2 b^2, 3); of x1: n2-n4 (|a^3 b|, 2), n2-n3-n4 (|a^3 b|, 3); 4 per mul edge
+    w0, w1 = (8 + 8 + 12) * a * a * b * b, (8 + 12) * abs(a**3 * b)
+    # S: d g/d v_k with v_k free and everything above it recomputed (worked out on paper):
+    # g0 = v2^2 + 2 b x0 v2 -> d/dv2 = 4ab; g0 = (ab)^2 + (v3 + a^2 b) b -> d/dv3 = b;
+    # g1 = 2 a^2 v2 -> 2a^2; g1 = (v3 + a^2 b) a -> a.  Forward errors: |ab|, |a^2 b|.
+    s0 = abs(a * b) * 4 * abs(a * b) + abs(a * a * b) * abs(b)
+    s1 = abs(a * b) * 2 * a * a + abs(a * a * b) * a
+    tols, forward = symbolic_tolerances(FAN)
+    assert tols[0] == pytest.approx(C * EPS * (w0 + s0), rel=1e-7)
+    assert tols[1] == pytest.approx(C * EPS * (w1 + s1), rel=1e-7)
+    # forward: |n2| |d out/d n2| + |n3| |d out/d n3| + |n4| = |ab| 2|a^2 b| + |a^2 b| |ab| + |a^3 b^2|
+    assert forward == pytest.approx(C * EPS * 4 * abs(a**3 * b * b), rel=1e-12)
+
+
+def test_nodes_that_do_not_reach_the_output_add_nothing():
+    # exp(x0) first, unused; the product after it must still be counted
+    dead_first = Graph((A, B), (Node("exp", (0,)), mul(0, 1)))
+    assert symbolic_tolerances(dead_first) == symbolic_tolerances(PRODUCT)
+    # the output is not the last node: the square after it is not part of the function
+    early_out = Graph((A, B), (mul(0, 1), mul(2, 2)), output=2)
+    assert symbolic_tolerances(early_out) == symbolic_tolerances(PRODUCT)
+
+
+# ---------------------------------------------------------------------- symbolic: S, forward rounding
+# x2 * vsum(x0, x1): 1 + (-0.999) is exact in floats (Sterbenz), but a 2-term sum may be off by
+# 2 * (|x0| + |x1|) eps, which moves d/dx2 = the sum by as much: S_2 = 2 * 1.999 = 3.998.
+CANCEL = Graph((1.0, -0.999, 1.5), (Node("vsum", (0, 1)), mul(3, 2)))
+
+
+def test_s_of_a_cancelling_sum_by_hand():
+    n = 1.0 - 0.999
+    tols, forward = symbolic_tolerances(CANCEL)
+    w2 = abs(n) * 4
+    assert tols[2] == pytest.approx(C * EPS * (2 * 1.999 + w2), rel=1e-7)
+    assert tols[0] == pytest.approx(C * EPS * 1.5 * (4 + 4), rel=1e-7)  # S_0 = 0: d/dx0 = x2
+    # forward: the sum's bound 3.998 through d out/d n = x2, and the product's own rounding
+    assert forward == pytest.approx(C * EPS * (3.998 * 1.5 + abs(n * 1.5)), rel=1e-12)
+
+
+def test_s_is_bounded_a_slip_just_above_it_is_caught_just_below_it_is_not():
+    n = 1.0 - 0.999
+    tol = C * EPS * (2 * 1.999 + 4 * n)  # d/dx2 = n; the mul rule's slip moves it by n (factor - 1)
+    assert verdicts(CANCEL, wrong_engine("mul", 1 + 0.9 * tol / n))[2]
+    assert not verdicts(CANCEL, wrong_engine("mul", 1 + 1.1 * tol / n))[2]
+
+
+def test_s_is_needed_a_correct_engines_sum_that_rounds_away_is_within_it():
+    # 1 + 2**-55 - 1 is 0 in floats and 2**-55 exactly: d/dx3 = that sum, so the engine is off
+    # by 2**-55 while W_3 = 4 * 0 = 0 and only S_3 = 3 * (2 + 2**-55) covers it
+    graph = Graph((1.0, 2.0**-55, -1.0, 1.5), (Node("vsum", (0, 1, 2)), mul(4, 3)))
+    assert engine_error(graph, 3) == Fraction(2) ** -55
+    tol = symbolic_tolerances(graph)[0][3]
+    assert tol == pytest.approx(C * EPS * 3 * (2 + 2.0**-55), rel=1e-7)
+    assert C * TINY < 2.0**-55 <= tol
+    assert verdicts(graph, autograd) == [True, True, True, True]
+
+
+def test_s_steps_relative_to_a_large_node():
+    # n = x0 x1 = 1e8, out = n * n: g_0 = 2 n x1, moved by 2 |x1| per unit of n (a step absolute
+    # to 1e-6 would vanish next to 1e8); W_0 = |x1| (|n| 4 * 2 + 4 * 2 |n|) = 16 |x1 n|
+    graph = Graph((1e4, 1e4), (mul(0, 1), mul(2, 2)))
+    n = 1e8
+    assert symbolic_tolerances(graph)[0] == [pytest.approx(C * EPS * (n * 2e4 + 16e4 * n), rel=1e-9)] * 2
+
+
+# ---------------------------------------------------------------------- symbolic: underflow
+# x2 * (x0 * x1) at x0 = x1 = 1e-200: x0 x1 = 1e-400 underflows to 0, so d/dx2 is 0 in floats
+UNDERFLOW = Graph((1e-200, 1e-200, 1.5), (mul(0, 1), mul(3, 2)))
+
+
+def test_underflow_term_is_needed_and_is_exactly_c_tiny_where_nothing_else_is_left():
+    tols, forward = symbolic_tolerances(UNDERFLOW)
+    assert tols[2] == C * TINY  # W_2 = |n| * 4 = 0, S_2 = |n| * 1 = 0
+    assert forward == C * TINY  # every node is 0
+    assert verdicts(UNDERFLOW, autograd) == [True, True, True]  # the engine is off by 1e-400
+
+
+# ---------------------------------------------------------------------- the reports
+def test_each_oracle_titles_its_report_and_fills_every_column():
+    exact = assert_grads_exact(Graph((Fraction(1, 3), 2), (mul(0, 1),)))
+    assert exact.title == "exact oracle (sympy derivative at the rational point, zero tolerance)"
+    assert [(r.name, r.value, r.engine, r.oracle, r.tol) for r in exact.rows] == [
+        ("x0", Fraction(1, 3), 2, 2, 0.0), ("x1", 2, Fraction(1, 3), Fraction(1, 3), 0.0)
+    ]  # fmt: skip
+    symbolic = assert_grads_symbolic(PRODUCT)
+    assert symbolic.title == "symbolic oracle (sympy derivative, mpmath 50 digits, derived tolerance)"
+    assert [(r.name, r.value, r.engine, r.oracle) for r in symbolic.rows] == [
+        ("x0", A, B, B),
+        ("x1", B, A, A),
+    ]
+    fd = assert_grads_fd(PRODUCT, rtol=1e-6, atol=0.5)
+    assert fd.title == "finite differences (central, Richardson, rtol=1e-06, atol=0.5)"
+    assert [(r.name, r.value, r.engine) for r in fd.rows] == [("x0", A, B), ("x1", B, A)]
+    assert all(r.ok and r.oracle == pytest.approx(r.engine, rel=1e-9) for r in fd.rows)
+
+
+def softplus(x):
+    return (x.exp() + 1).log()
+
+
+def test_gradcheck_names_the_function_or_calls_it_f():
+    named = gradcheck(softplus, [0.5])
+    assert named.title == "gradcheck of softplus (central differences, rtol=1e-07, atol=1e-10)"
+    unnamed = functools.partial(softplus)
+    assert (
+        gradcheck(unnamed, [0.5], rtol=0.5, atol=0).title
+        == "gradcheck of f (central differences, rtol=0.5, atol=0)"
+    )
+    assert gradcheck(unnamed, [0.5]).rows[0].value == 0.5
+
+
+@pytest.mark.parametrize("oracle", [assert_grads_exact, assert_grads_symbolic, assert_grads_fd])
+def test_a_mismatch_reproduces_with_the_engine_under_test(oracle):
+    graph = Graph((Fraction(1, 2), Fraction(-3, 2)), (mul(0, 1),))
+    engine = wrong_engine("mul", 2)
+    with pytest.raises(GradientMismatch) as info:
+        oracle(graph if oracle is assert_grads_exact else graph.with_leaves([0.5, -1.5]), engine)
+    details = info.value.report.details
+    assert "from wrong_mul_engine import Value" in details
+    assert "n2 = x0 * x1" in details and "graph description: Graph(leaves=(" in details
+    assert str(info.value).endswith(details)
+
+
+def test_exact_oracle_refuses_a_float_graph_naming_it():
+    with pytest.raises(
+        ValueError, match=r"assert_grads_exact: needs rational ops on Fraction leaves, got Graph\("
+    ):
+        assert_grads_exact(PRODUCT)
+
+
+def test_report_table_columns_line_up_and_show_every_number_type():
+    with mpmath.workdps(50):  # a reference as the symbolic oracle holds it
+        third = mpmath.mpf(1) / 3
+    rows = [
+        LeafComparison("x0", 0.5, Fraction(1, 3), third, 1e-3, 2e-3, 1.5e-3, False),
+        LeafComparison("x12", 2, 0.25, 0.25, 0.0, 0.0, 0.0, True),
+    ]
+    text = str(GradcheckReport("some oracle", rows))
+    title, head, *lines = text.split("\n")
+    assert title == "some oracle: MISMATCH"
+    assert head.split() == ["input", "value", "engine", "oracle", "abs", "err", "rel", "err", "tol"]
+    assert lines[0].split() == ["x0", "0.5", "1/3", "0.33333333333333333", "1.00e-03", "2.00e-03", "1.50e-03",
+                                "<--", "differs"]  # fmt: skip
+    assert lines[1].split() == ["x12", "2", "0.25", "0.25", "0.00e+00", "0.00e+00", "0.00e+00"]
+
+    def right_edges(line):  # where each of the six right-aligned columns ends
+        return [m.end() for m in re.finditer(r"\S+", line)][1:7]
+
+    head_edges = [m.end() for m in re.finditer(r"\S+", head)]
+    head_edges = [*head_edges[1:4], head_edges[5], head_edges[7], head_edges[8]]  # "abs err", "rel err"
+    assert right_edges(lines[0]) == right_edges(lines[1]) == head_edges
+    good = str(GradcheckReport("all good", rows[1:]))
+    assert good.startswith("all good: ok\n") and good.endswith("0.00e+00")  # nothing after the table
+    assert str(GradcheckReport("with details", rows[1:], details="why")).endswith("0.00e+00\nwhy")
+
+
+# ---------------------------------------------------------------------- comparing
+def test_a_zero_oracle_has_relative_error_0_when_met_and_infinite_when_missed():
+    def cancel(x):
+        return x + -x  # d/dx = 1 - 1 = 0, and every finite difference is exactly 0
+
+    (met,) = gradcheck(cancel, [0.5]).rows
+    assert (met.oracle, met.engine, met.rel_err, met.ok) == (0.0, 0.0, 0.0, True)
+    (missed,) = gradcheck(cancel, [0.5], engine=wrong_engine("neg", 2), raise_exception=False).rows
+    assert (missed.engine, missed.abs_err, missed.rel_err, missed.ok) == (-1.0, 1.0, math.inf, False)
+
+
+class Unfinished:
+    """An engine whose backward leaves a non-number in .grad."""
+
+    def __init__(self, data):
+        self.data, self.grad = data, "not computed"
+
+    def __mul__(self, other):
+        return Unfinished(self.data * other.data)
+
+    def backward(self):
+        pass
+
+
+def test_a_gradient_that_is_not_a_number_is_a_mismatch_not_a_crash():
+    report = gradcheck(lambda a, b: a * b, [2.0, 3.0], engine=Unfinished, raise_exception=False)
+    assert [r.ok for r in report.rows] == [False, False]
+    assert all(math.isnan(r.abs_err) and math.isnan(r.rel_err) for r in report.rows)
+    assert [r.oracle for r in report.rows] == [pytest.approx(3.0), pytest.approx(2.0)]
+
+
+# ---------------------------------------------------------------------- finite differences
+def cubic_at(c):
+    """(x - c)**3: at x = c its derivative is 0 and D(h) = h**2 exactly, D(2h) = 4 h**2."""
+    return lambda x: (x[0] - c) ** 3
+
+
+@pytest.mark.parametrize("x", [0.5, -1.0, 3.0])
+def test_fd_step_and_richardson_by_hand(x):
+    h = H0 * max(1, abs(x))
+    row = _fd_row(cubic_at(x), [x], 0, 0.0, "x0", 0.0, 0.0)
+    # |D(h) - D(2h)| = 3 h**2; rounding 4 eps F / h with F = 8 h**3; numeric (4 h^2 - 4 h^2) / 3 = 0
+    assert row.tol == pytest.approx(3 * h * h + 32 * EPS * h * h, rel=1e-6)
+    assert abs(row.oracle) < 1e-6 * h * h and row.ok
+
+
+def test_fd_shrinks_the_step_by_four_until_twice_it_is_allowed():
+    asked = []
+
+    def step_ok(x, j, step):
+        asked.append(step)
+        return step < H0 / 4
+
+    row = _fd_row(cubic_at(0.5), [0.5], 0, 0.0, "x0", 0.0, 0.0, step_ok)
+    assert asked == [2 * H0, 2 * H0 / 4, 2 * H0 / 16]
+    h = H0 / 16
+    assert row.tol == pytest.approx(3 * h * h + 32 * EPS * h * h, rel=1e-6)
+
+
+def test_fd_gives_up_shrinking_after_twenty_steps():
+    asked = []
+    _fd_row(cubic_at(0.0), [0.0], 0, 0.0, "x0", 0.0, 0.0, lambda x, j, step: asked.append(step))
+    assert asked == [2 * H0 / 4**k for k in range(20)]
+
+
+def spike(where, big=1e6):
+    """0 * x + 1, except |f| = big at x = 0.5 + where (and its mirror): D(h) = D(2h) = 0."""
+
+    def f(a):
+        return a * 0 + (big if abs(abs(a.data - 0.5) - where) < H0 / 8 else 1.0)
+
+    return f
+
+
+@pytest.mark.parametrize("where", [0, H0, 2 * H0])
+def test_fd_rounding_term_uses_the_largest_value_seen_at_any_of_the_five_points(where):
+    (row,) = gradcheck(spike(where), [0.5], rtol=0, atol=0).rows
+    assert (row.engine, row.oracle) == (0.0, 0.0)
+    assert row.tol == pytest.approx(4 * EPS * 1e6 / H0, rel=1e-12)
+
+
+def test_fd_rtol_and_atol_are_added():
+    (row,) = gradcheck(spike(0, big=1.0), [0.5], rtol=0.5, atol=0.25).rows
+    assert row.tol == pytest.approx(4 * EPS / H0 + 0.25, rel=1e-12)  # numeric 0: rtol adds nothing
+    (row,) = gradcheck(lambda a: a * 3, [0.5], rtol=0.5, atol=0.25).rows
+    assert row.tol == pytest.approx(0.5 * 3 + 0.25, rel=1e-9)
+
+
+# relu kinks: steps are shrunk until no relu input changes sign within x +- 2h
+def test_fd_shrinks_a_step_that_would_cross_a_kink_below():
+    graph = Graph((1e-5,), (Node("relu", (0,)),))  # 2 H0 = 1.2e-5 reaches below 0; H0 / 2 does not
+    (row,) = assert_grads_fd(graph).rows
+    assert row.oracle == pytest.approx(1.0, rel=1e-9)
+    assert row.tol < 2e-7  # rtol + atol + rounding: no kink in the difference
+    with pytest.raises(GradientMismatch):
+        assert_grads_fd(graph, wrong_engine("relu", 1 + 1e-4))
+
+
+def test_fd_shrinks_a_step_that_would_cross_a_kink_above_on_a_later_relu():
+    # x1 * relu(-x0) at x0 = -1e-5: the kink is above x0, and the relu is not the first node
+    graph = Graph((-1e-5, 0.5), (Node("neg", (0,)), Node("relu", (2,)), mul(1, 3)))
+    rows = assert_grads_fd(graph).rows
+    assert rows[0].oracle == pytest.approx(-0.5, rel=1e-9) and rows[0].tol < 2e-7
+
+
+def test_fd_shrinks_a_step_that_would_leave_the_domain():
+    # log(x0) at 1e-5 (next to a relu elsewhere): x0 - 2 H0 < 0, where log is undefined
+    graph = Graph((1e-5, 0.5), (Node("log", (0,)), Node("relu", (1,)), Node("add", (2, 3))))
+    rows = assert_grads_fd(graph).rows
+    assert rows[0].oracle == pytest.approx(1e5, rel=1e-3) and rows[1].oracle == pytest.approx(1.0)
