@@ -35,6 +35,7 @@ from autograd.testing import (
     assert_grads_symbolic,
     gradcheck,
 )
+from autograd.testing.ops import OPS
 from autograd.testing.oracles import LeafComparison, _fd_row, symbolic_tolerances
 from tests.wrong_engines import wrong_engine
 
@@ -42,6 +43,11 @@ EPS = 2.0**-52  # the derivation's constants, written out: the tests pin them to
 TINY = 2.0**-1074
 C = 16
 H0 = EPS ** (1 / 3)  # the finite-difference step at |x| <= 1
+
+
+def near(x, rel=1e-12):
+    """x within a relative error (pytest.approx alone would also accept anything within 1e-12)."""
+    return pytest.approx(x, rel=rel, abs=0)
 
 
 def mul(a, b):
@@ -74,9 +80,9 @@ PRODUCT = Graph((A, B), (mul(0, 1),))  # x0 * x1: one edge per leaf, nothing for
 def test_w_of_one_product_is_the_partial_times_rounded_product_accumulation_and_partial():
     # W_0 = |d out/d x0| * (2 + partial_err(mul) = 2) = 4 |x1|; no forward term (the partial x1 is a leaf)
     tols, forward = symbolic_tolerances(PRODUCT)
-    assert tols == [pytest.approx(C * EPS * 4 * abs(B), rel=1e-12), pytest.approx(C * EPS * 4 * A, rel=1e-12)]
+    assert tols == [near(C * EPS * 4 * abs(B), rel=1e-12), near(C * EPS * 4 * A, rel=1e-12)]
     # forward: the product's own rounding, |v| * |d out / d v| = |x0 x1| * 1
-    assert forward == pytest.approx(C * EPS * abs(A * B), rel=1e-12)
+    assert forward == near(C * EPS * abs(A * B), rel=1e-12)
 
 
 def test_w_is_bounded_a_product_rule_off_by_72_eps_is_caught_and_56_eps_is_not():
@@ -93,7 +99,7 @@ def test_w_is_needed_a_correct_engines_rounded_backward_product_exceeds_the_othe
     assert error > 0
     tol = symbolic_tolerances(graph)[0][0]
     w = C * EPS * abs(B * 1.1) * (4 + 4)  # one path, two edges: |x1 x2| * (4 + 4)
-    assert tol == pytest.approx(w, rel=1e-12)
+    assert tol == near(w, rel=1e-12)
     assert C * TINY < error <= tol
     assert verdicts(graph, autograd) == [True, True, True]
 
@@ -112,10 +118,10 @@ def test_w_and_s_through_tanh_by_hand():
     # the output's own rounding moves no gradient
     s0, s1 = abs(n) * abs(B) * 2 * abs(t) * slope, abs(n) * A * 2 * abs(t) * slope
     tols, forward = symbolic_tolerances(CHAIN)
-    assert tols[0] == pytest.approx(C * EPS * (abs(B) * slope * w_edges + s0), rel=1e-7)
-    assert tols[1] == pytest.approx(C * EPS * (A * slope * w_edges + s1), rel=1e-7)
+    assert tols[0] == near(C * EPS * (abs(B) * slope * w_edges + s0), rel=1e-7)
+    assert tols[1] == near(C * EPS * (A * slope * w_edges + s1), rel=1e-7)
     # forward: n's rounding through d out/d n = 1 - t^2, and the output's own |t|
-    assert forward == pytest.approx(C * EPS * (abs(n) * slope + abs(t)), rel=1e-12)
+    assert forward == near(C * EPS * (abs(n) * slope + abs(t)), rel=1e-12)
 
 
 # ---------------------------------------------------------------------- fan-out: paths and adjoints add up
@@ -134,10 +140,10 @@ def test_fan_out_sums_every_path_and_every_node_by_hand():
     s0 = abs(a * b) * 4 * abs(a * b) + abs(a * a * b) * abs(b)
     s1 = abs(a * b) * 2 * a * a + abs(a * a * b) * a
     tols, forward = symbolic_tolerances(FAN)
-    assert tols[0] == pytest.approx(C * EPS * (w0 + s0), rel=1e-7)
-    assert tols[1] == pytest.approx(C * EPS * (w1 + s1), rel=1e-7)
+    assert tols[0] == near(C * EPS * (w0 + s0), rel=1e-7)
+    assert tols[1] == near(C * EPS * (w1 + s1), rel=1e-7)
     # forward: |n2| |d out/d n2| + |n3| |d out/d n3| + |n4| = |ab| 2|a^2 b| + |a^2 b| |ab| + |a^3 b^2|
-    assert forward == pytest.approx(C * EPS * 4 * abs(a**3 * b * b), rel=1e-12)
+    assert forward == near(C * EPS * 4 * abs(a**3 * b * b), rel=1e-12)
 
 
 def test_nodes_that_do_not_reach_the_output_add_nothing():
@@ -159,10 +165,10 @@ def test_s_of_a_cancelling_sum_by_hand():
     n = 1.0 - 0.999
     tols, forward = symbolic_tolerances(CANCEL)
     w2 = abs(n) * 4
-    assert tols[2] == pytest.approx(C * EPS * (2 * 1.999 + w2), rel=1e-7)
-    assert tols[0] == pytest.approx(C * EPS * 1.5 * (4 + 4), rel=1e-7)  # S_0 = 0: d/dx0 = x2
+    assert tols[2] == near(C * EPS * (2 * 1.999 + w2), rel=1e-7)
+    assert tols[0] == near(C * EPS * 1.5 * (4 + 4), rel=1e-7)  # S_0 = 0: d/dx0 = x2
     # forward: the sum's bound 3.998 through d out/d n = x2, and the product's own rounding
-    assert forward == pytest.approx(C * EPS * (3.998 * 1.5 + abs(n * 1.5)), rel=1e-12)
+    assert forward == near(C * EPS * (3.998 * 1.5 + abs(n * 1.5)), rel=1e-12)
 
 
 def test_s_is_bounded_a_slip_just_above_it_is_caught_just_below_it_is_not():
@@ -178,7 +184,7 @@ def test_s_is_needed_a_correct_engines_sum_that_rounds_away_is_within_it():
     graph = Graph((1.0, 2.0**-55, -1.0, 1.5), (Node("vsum", (0, 1, 2)), mul(4, 3)))
     assert engine_error(graph, 3) == Fraction(2) ** -55
     tol = symbolic_tolerances(graph)[0][3]
-    assert tol == pytest.approx(C * EPS * 3 * (2 + 2.0**-55), rel=1e-7)
+    assert tol == near(C * EPS * 3 * (2 + 2.0**-55), rel=1e-7)
     assert C * TINY < 2.0**-55 <= tol
     assert verdicts(graph, autograd) == [True, True, True, True]
 
@@ -188,7 +194,7 @@ def test_s_steps_relative_to_a_large_node():
     # to 1e-6 would vanish next to 1e8); W_0 = |x1| (|n| 4 * 2 + 4 * 2 |n|) = 16 |x1 n|
     graph = Graph((1e4, 1e4), (mul(0, 1), mul(2, 2)))
     n = 1e8
-    assert symbolic_tolerances(graph)[0] == [pytest.approx(C * EPS * (n * 2e4 + 16e4 * n), rel=1e-9)] * 2
+    assert symbolic_tolerances(graph)[0] == [near(C * EPS * (n * 2e4 + 16e4 * n), rel=1e-9)] * 2
 
 
 # ---------------------------------------------------------------------- symbolic: underflow
@@ -219,7 +225,7 @@ def test_each_oracle_titles_its_report_and_fills_every_column():
     fd = assert_grads_fd(PRODUCT, rtol=1e-6, atol=0.5)
     assert fd.title == "finite differences (central, Richardson, rtol=1e-06, atol=0.5)"
     assert [(r.name, r.value, r.engine) for r in fd.rows] == [("x0", A, B), ("x1", B, A)]
-    assert all(r.ok and r.oracle == pytest.approx(r.engine, rel=1e-9) for r in fd.rows)
+    assert all(r.ok and r.oracle == near(r.engine, rel=1e-9) for r in fd.rows)
 
 
 def softplus(x):
@@ -310,7 +316,7 @@ def test_a_gradient_that_is_not_a_number_is_a_mismatch_not_a_crash():
     report = gradcheck(lambda a, b: a * b, [2.0, 3.0], engine=Unfinished, raise_exception=False)
     assert [r.ok for r in report.rows] == [False, False]
     assert all(math.isnan(r.abs_err) and math.isnan(r.rel_err) for r in report.rows)
-    assert [r.oracle for r in report.rows] == [pytest.approx(3.0), pytest.approx(2.0)]
+    assert [r.oracle for r in report.rows] == [near(3.0, rel=1e-9), near(2.0, rel=1e-9)]
 
 
 # ---------------------------------------------------------------------- finite differences
@@ -324,7 +330,7 @@ def test_fd_step_and_richardson_by_hand(x):
     h = H0 * max(1, abs(x))
     row = _fd_row(cubic_at(x), [x], 0, 0.0, "x0", 0.0, 0.0)
     # |D(h) - D(2h)| = 3 h**2; rounding 4 eps F / h with F = 8 h**3; numeric (4 h^2 - 4 h^2) / 3 = 0
-    assert row.tol == pytest.approx(3 * h * h + 32 * EPS * h * h, rel=1e-6)
+    assert row.tol == near(3 * h * h + 32 * EPS * h * h, rel=1e-6)
     assert abs(row.oracle) < 1e-6 * h * h and row.ok
 
 
@@ -338,7 +344,7 @@ def test_fd_shrinks_the_step_by_four_until_twice_it_is_allowed():
     row = _fd_row(cubic_at(0.5), [0.5], 0, 0.0, "x0", 0.0, 0.0, step_ok)
     assert asked == [2 * H0, 2 * H0 / 4, 2 * H0 / 16]
     h = H0 / 16
-    assert row.tol == pytest.approx(3 * h * h + 32 * EPS * h * h, rel=1e-6)
+    assert row.tol == near(3 * h * h + 32 * EPS * h * h, rel=1e-6)
 
 
 def test_fd_gives_up_shrinking_after_twenty_steps():
@@ -360,21 +366,21 @@ def spike(where, big=1e6):
 def test_fd_rounding_term_uses_the_largest_value_seen_at_any_of_the_five_points(where):
     (row,) = gradcheck(spike(where), [0.5], rtol=0, atol=0).rows
     assert (row.engine, row.oracle) == (0.0, 0.0)
-    assert row.tol == pytest.approx(4 * EPS * 1e6 / H0, rel=1e-12)
+    assert row.tol == near(4 * EPS * 1e6 / H0, rel=1e-12)
 
 
 def test_fd_rtol_and_atol_are_added():
     (row,) = gradcheck(spike(0, big=1.0), [0.5], rtol=0.5, atol=0.25).rows
-    assert row.tol == pytest.approx(4 * EPS / H0 + 0.25, rel=1e-12)  # numeric 0: rtol adds nothing
+    assert row.tol == near(4 * EPS / H0 + 0.25, rel=1e-12)  # numeric 0: rtol adds nothing
     (row,) = gradcheck(lambda a: a * 3, [0.5], rtol=0.5, atol=0.25).rows
-    assert row.tol == pytest.approx(0.5 * 3 + 0.25, rel=1e-9)
+    assert row.tol == near(0.5 * 3 + 0.25, rel=1e-9)
 
 
 # relu kinks: steps are shrunk until no relu input changes sign within x +- 2h
 def test_fd_shrinks_a_step_that_would_cross_a_kink_below():
     graph = Graph((1e-5,), (Node("relu", (0,)),))  # 2 H0 = 1.2e-5 reaches below 0; H0 / 2 does not
     (row,) = assert_grads_fd(graph).rows
-    assert row.oracle == pytest.approx(1.0, rel=1e-9)
+    assert row.oracle == near(1.0, rel=1e-9)
     assert row.tol < 2e-7  # rtol + atol + rounding: no kink in the difference
     with pytest.raises(GradientMismatch):
         assert_grads_fd(graph, wrong_engine("relu", 1 + 1e-4))
@@ -384,11 +390,51 @@ def test_fd_shrinks_a_step_that_would_cross_a_kink_above_on_a_later_relu():
     # x1 * relu(-x0) at x0 = -1e-5: the kink is above x0, and the relu is not the first node
     graph = Graph((-1e-5, 0.5), (Node("neg", (0,)), Node("relu", (2,)), mul(1, 3)))
     rows = assert_grads_fd(graph).rows
-    assert rows[0].oracle == pytest.approx(-0.5, rel=1e-9) and rows[0].tol < 2e-7
+    assert rows[0].oracle == near(-0.5, rel=1e-9) and rows[0].tol < 2e-7
 
 
 def test_fd_shrinks_a_step_that_would_leave_the_domain():
     # log(x0) at 1e-5 (next to a relu elsewhere): x0 - 2 H0 < 0, where log is undefined
     graph = Graph((1e-5, 0.5), (Node("log", (0,)), Node("relu", (1,)), Node("add", (2, 3))))
     rows = assert_grads_fd(graph).rows
-    assert rows[0].oracle == pytest.approx(1e5, rel=1e-3) and rows[1].oracle == pytest.approx(1.0)
+    assert rows[0].oracle == near(1e5, rel=1e-3) and rows[1].oracle == near(1.0, rel=1e-9)
+
+
+# ---------------------------------------------------------------------- the error columns of the op table
+def test_partial_error_of_tanh_is_needed_near_saturation():
+    # tanh'(x) = 1 - t*t from a rounded t loses 2 t^2 / (1 - t^2) eps relative: at x = 2.981 our
+    # (correct) engine is off by more than the 16 * (2 + 2) eps that a plain partial would get
+    x = 2.981
+    value = autograd.Value(x)
+    value.tanh().backward()
+    with mpmath.workdps(50):
+        exact = 1 / mpmath.cosh(mpmath.mpf(x)) ** 2
+        error = float(abs(mpmath.mpf(value.grad) - exact))
+    slope = float(exact)
+    assert error > C * EPS * 4 * slope
+    t = math.tanh(x)
+    (tol,), _ = symbolic_tolerances(Graph((x,), (Node("tanh", (0,)),)))
+    assert tol == near(C * EPS * slope * (2 + 3 + 2 * t * t / (1 - t * t)), rel=1e-9)
+    assert error <= tol
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "const", "out", "fwd_err", "partial_err"),
+    [
+        ("add", (0.5, -2.0), None, -1.5, 1.5, 2),  # correctly rounded: |out| eps; partials exact: 2
+        ("exp", (1.0,), None, math.e, math.e, 2),
+        ("div", (1.0, 4.0), None, 0.25, 0.25, 3),  # the partial -a / b**2 is one more rounding
+        ("rdiv", (4.0,), 1, 0.25, 0.25, 3),
+        ("powc", (3.0,), 2, 9.0, 18.0, 3),  # pow is within 2 ulp; c * x**(c-1)
+        ("vpow", (2.0, 3.0), None, 8.0, 16.0, 4),
+        ("rpow", (3.0,), 2, 8.0, 16.0, 4),
+        ("relu", (-1.0,), None, 0.0, 0.0, 0),  # its partial is exactly 0 or 1
+        ("sigmoid", (0.0,), None, 0.5, 2.0, 4 + 0.5 / 0.5),  # s (1 - s) from a rounded s
+        ("tanh", (0.0,), None, 0.5, 0.5, 3 + 2 * 0.25 / 0.75),  # out = t: only t matters here
+        ("vsum", (1.0, -2.0, 0.5), None, -0.5, 3 * 3.5, 2),  # n-term sum: n * sum |terms|
+        ("dot", (2.0, -3.0, 0.5, 1.0, 4.0), None, 0.0, 5 * (4.0 + 1.0 + 3.0), 2),  # 2k+1 terms
+    ],
+)
+def test_error_columns_of_the_op_table(op, args, const, out, fwd_err, partial_err):
+    assert OPS[op].fwd_err(args, const, out) == near(fwd_err, rel=1e-15)
+    assert OPS[op].partial_err(args, const, out) == near(partial_err, rel=1e-15)
