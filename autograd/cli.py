@@ -1,4 +1,4 @@
-"""Command line: ``python -m autograd train`` and ``python -m autograd sweep``."""
+"""Command line: ``python -m autograd train``, ``sweep`` and ``newton``."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO, cast
 
 from autograd.datasets import make_moons
-from autograd.engine import Value, vsum
+from autograd.engine import Value, grad, hessian, vsum
 from autograd.nn import MLP, NONLINEARITIES
 
 
@@ -71,12 +71,12 @@ def train(
 
 
 MISSING_MATPLOTLIB = (
-    "train: --plot needs matplotlib, which is not installed; install it with: "
+    "{command}: --plot needs matplotlib, which is not installed; install it with: "
     "pip install 'verified-autograd[plot]'"
 )
 
 
-def _pyplot() -> Any:
+def _pyplot(command: str = "train") -> Any:
     """matplotlib.pyplot on a file-only backend, or a one-line exit if matplotlib is missing."""
     try:
         import matplotlib
@@ -84,7 +84,7 @@ def _pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise SystemExit(MISSING_MATPLOTLIB) from None
+        raise SystemExit(MISSING_MATPLOTLIB.format(command=command)) from None
     return plt
 
 
@@ -155,6 +155,161 @@ def sweep(sizes: Sequence[int], w: float | None = None, out: TextIO | None = Non
     return rows
 
 
+# ---------------------------------------------------------------------- newton
+ROSENBROCK_START = (-1.2, 1.0)
+
+
+def rosenbrock(x: Any, y: Any) -> Any:
+    """Rosenbrock's banana valley: minimum 0 at (1, 1), at the end of a long, curved, flat valley."""
+    return (1 - x) ** 2 + 100 * (y - x * x) ** 2
+
+
+#: (step, loss, |gradient|, point) after that many steps
+Row = tuple[int, float, float, list[float]]
+
+
+def _loss_and_gradient(point: Sequence[float]) -> tuple[float, list[float], float]:
+    xs = [Value(c) for c in point]
+    loss = rosenbrock(*xs)
+    gradient = grad(loss, xs)
+    return loss.data, gradient, math.sqrt(sum(g * g for g in gradient))
+
+
+def solve(matrix: Sequence[Sequence[float]], rhs: Sequence[float]) -> list[float]:
+    """``matrix**-1 @ rhs`` by Gaussian elimination with partial pivoting; ZeroDivisionError if singular."""
+    n = len(rhs)
+    rows = [[*row, b] for row, b in zip(matrix, rhs, strict=True)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        if rows[pivot][col] == 0:
+            raise ZeroDivisionError("solve: the matrix is singular")
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(col + 1, n):
+            factor = rows[r][col] / rows[col][col]
+            rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
+    solution = [0.0] * n
+    for r in reversed(range(n)):
+        known = sum(rows[r][c] * solution[c] for c in range(r + 1, n))
+        solution[r] = (rows[r][n] - known) / rows[r][r]
+    return solution
+
+
+def _iterate(
+    start: Sequence[float],
+    tol: float,
+    max_steps: int,
+    update: Callable[[list[float], list[float]], list[float]],
+) -> list[Row]:
+    """``point = update(point, gradient)`` until ``|gradient| < tol`` or ``max_steps`` steps."""
+    point = list(start)
+    rows: list[Row] = []
+    for step in range(max_steps + 1):
+        loss, gradient, norm = _loss_and_gradient(point)
+        rows.append((step, loss, norm, point))
+        if norm < tol or step == max_steps:
+            break
+        point = update(point, gradient)
+    return rows
+
+
+def newton(start: Sequence[float], tol: float, max_steps: int) -> list[Row]:
+    """Newton's method: x -= H(x)**-1 g(x), the gradient from grad, the Hessian from hessian."""
+
+    def newton_step(point: list[float], gradient: list[float]) -> list[float]:
+        direction = solve(hessian(rosenbrock, point), gradient)
+        return [c - d for c, d in zip(point, direction, strict=True)]
+
+    return _iterate(start, tol, max_steps, newton_step)
+
+
+def gradient_descent(start: Sequence[float], lr: float, tol: float, max_steps: int) -> list[Row]:
+    """Plain gradient descent: x -= lr g(x)."""
+
+    def descent_step(point: list[float], gradient: list[float]) -> list[float]:
+        return [c - lr * g for c, g in zip(point, gradient, strict=True)]
+
+    return _iterate(start, tol, max_steps, descent_step)
+
+
+def _print_rows(
+    title: str, rows: Sequence[Row], shown: Sequence[Row], seconds: float, tol: float, out: TextIO | None
+) -> None:
+    print(title, file=out)
+    print(f"{'step':>6} {'loss':>14} {'|grad|':>11} {'x':>12} {'y':>12}", file=out)
+    for step, loss, norm, (x, y) in shown:
+        print(f"{step:>6d} {loss:>14.6e} {norm:>11.3e} {x:>12.8f} {y:>12.8f}", file=out)
+    step, _, norm, _ = rows[-1]
+    verdict = f"reached |grad| < {tol:g} in {step} steps" if norm < tol else f"stopped after {step} steps"
+    print(f"{verdict} ({seconds:.2f} s)", file=out)
+
+
+def newton_demo(
+    start: Sequence[float], lr: float, tol: float, gd_steps: int, out: TextIO | None = None
+) -> tuple[list[Row], list[Row]]:
+    """Newton's method against gradient descent on the Rosenbrock function; prints both tables."""
+    print(
+        f"Rosenbrock f(x, y) = (1 - x)**2 + 100 (y - x**2)**2 from ({start[0]:g}, {start[1]:g}); "
+        "its minimum is f(1, 1) = 0",
+        file=out,
+    )
+    t0 = time.perf_counter()
+    by_newton = newton(start, tol, max_steps=100)
+    t1 = time.perf_counter()
+    _print_rows(
+        "\nNewton's method: x -= H**-1 g, g = autograd.grad(f, [x, y]), H = autograd.hessian(f, [x, y])",
+        by_newton,
+        by_newton,
+        t1 - t0,
+        tol,
+        out,
+    )
+    by_descent = gradient_descent(start, lr, tol, gd_steps)
+    t2 = time.perf_counter()
+    shown = [row for row in by_descent if row[0] in (0, 1, 2, 3) or math.log10(max(row[0], 1)) % 1 == 0]
+    if shown[-1] is not by_descent[-1]:
+        shown.append(by_descent[-1])
+    _print_rows(f"\ngradient descent: x -= lr g, lr = {lr:g}", by_descent, shown, t2 - t1, tol, out)
+    return by_newton, by_descent
+
+
+def plot_newton(by_newton: Sequence[Row], by_descent: Sequence[Row], path: str) -> None:
+    plt = _pyplot("newton")
+    fig, (paths, losses) = plt.subplots(1, 2, figsize=(11, 4.5))
+    n = 120
+    xs = [-2.0 + 4.0 * i / (n - 1) for i in range(n)]
+    ys = [-3.5 + 5.0 * j / (n - 1) for j in range(n)]
+    grid = [[math.log10(rosenbrock(x, y) + 1e-3) for x in xs] for y in ys]
+    paths.contourf(xs, ys, grid, levels=30, cmap="Greys")
+    every = max(1, len(by_descent) // 400)
+    descent = [row[3] for row in by_descent[::every]] + [by_descent[-1][3]]
+    paths.plot(
+        [p[0] for p in descent], [p[1] for p in descent], "-", color="tab:blue", label="gradient descent"
+    )
+    paths.plot(
+        [r[3][0] for r in by_newton], [r[3][1] for r in by_newton], "o-", color="tab:red", label="Newton"
+    )
+    paths.plot([1.0], [1.0], "*", color="gold", markersize=14, markeredgecolor="k", label="minimum (1, 1)")
+    paths.set_xlabel("x")
+    paths.set_ylabel("y")
+    paths.set_title("paths on log10 f (Rosenbrock)")
+    paths.legend(loc="lower left")
+    for rows, style, color, label in (
+        (by_descent, "-", "tab:blue", "gradient descent"),
+        (by_newton, "o-", "tab:red", "Newton"),
+    ):
+        shown = [r for r in rows if r[1] > 0]  # a loss of exactly 0 has no place on a log scale
+        losses.plot([r[0] + 1 for r in shown], [r[1] for r in shown], style, color=color, label=label)
+    losses.set_xscale("log")
+    losses.set_yscale("log")
+    losses.set_xlabel("step + 1")
+    losses.set_ylabel("loss")
+    losses.set_title("loss per step")
+    losses.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 # ---------------------------------------------------------------------- main
 def _positive_int(text: str) -> int:
     try:
@@ -174,6 +329,25 @@ def _positive_float(text: str) -> float:
     if not 0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"expected a positive finite number, got {text!r}")
     return value
+
+
+def _point(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        x, y = (float(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two numbers X,Y, got {text!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise argparse.ArgumentTypeError(f"expected two finite numbers X,Y, got {text!r}")
+    return x, y
+
+
+def _check_plot_path(parser: argparse.ArgumentParser, path: str, command: str) -> None:
+    """A --plot folder that exists (a usage error if not) and matplotlib, checked before any work."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        parser.error(f"argument --plot: no such directory: {folder!r}")
+    _pyplot(command)
 
 
 def _sizes(text: str) -> list[int]:
@@ -230,6 +404,29 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="the multiplier (default 1.001, or 1 + 1/N where 1.001**N would overflow)",
     )
+
+    n = sub.add_parser(
+        "newton",
+        help="Newton's method (second derivatives) against gradient descent on the Rosenbrock function",
+        description="Minimise the Rosenbrock function (1 - x)**2 + 100 (y - x**2)**2 twice: by Newton's "
+        "method, whose Hessian comes from autograd.hessian, and by plain gradient descent, printing "
+        "step, loss, |grad| and the point for both.",
+    )
+    n.add_argument(
+        "--start",
+        type=_point,
+        default=ROSENBROCK_START,
+        metavar="X,Y",
+        help="starting point (default -1.2,1)",
+    )
+    n.add_argument(
+        "--lr", type=_positive_float, default=0.001, help="gradient descent's step (default 0.001)"
+    )
+    n.add_argument(
+        "--gd-steps", type=_positive_int, default=50_000, help="gradient descent's step limit (default 50000)"
+    )
+    n.add_argument("--tol", type=_positive_float, default=1e-8, help="stop when |grad| < TOL (default 1e-8)")
+    n.add_argument("--plot", metavar="PATH", help="write a PNG of both paths and losses (needs matplotlib)")
     return parser
 
 
@@ -252,6 +449,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 plot_decision_boundary(model, args.seed, args.plot)
             except OSError as exc:
                 print(f"train: cannot write {args.plot!r}: {exc.strerror or exc}", file=sys.stderr)
+                return 1
+            print(f"wrote {args.plot}")
+        return 0
+    if args.command == "newton":
+        if args.plot:
+            _check_plot_path(parser, args.plot, "newton")
+        try:
+            by_newton, by_descent = newton_demo(args.start, args.lr, args.tol, args.gd_steps)
+        except OverflowError as exc:
+            print(f"newton: diverged ({exc}); choose a smaller --lr or another --start", file=sys.stderr)
+            return 1
+        except ZeroDivisionError:
+            print("newton: the Hessian is singular on the way; choose another --start", file=sys.stderr)
+            return 1
+        if args.plot:
+            try:
+                plot_newton(by_newton, by_descent, args.plot)
+            except OSError as exc:
+                print(f"newton: cannot write {args.plot!r}: {exc.strerror or exc}", file=sys.stderr)
                 return 1
             print(f"wrote {args.plot}")
         return 0

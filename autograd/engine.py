@@ -26,7 +26,7 @@ Semantics
   ``+ - * /``, negation and integer powers stay exact (``int / int`` gives a
   Fraction, never a rounded float).  ``exp``, ``log``, ``tanh``, ``sigmoid``,
   non-integer powers and ``Value ** Value`` give floats (``Value ** Value`` of
-  two ints keeps Python's int result; its gradient involves a log, a float).
+  two ints stays exact, an int or a Fraction; its gradient involves a log, a float).
 * Values hold finite real numbers only.  ``bool`` is rejected (``True`` is an
   int in Python, but almost always a mistake here), and so are NaN and the
   infinities.  Every error is raised by the operation that goes wrong, naming
@@ -36,6 +36,28 @@ Semantics
   gradient) is too large for a float.
 * ``relu``'s derivative at 0 is taken as 0, as in PyTorch.  ``x ** c`` with
   ``0 < c < 1`` at ``x == 0`` has an infinite derivative and is refused.
+
+Higher order
+------------
+* ``y.backward(create_graph=True)`` runs each op's rule twin over Values (the
+  table ``_RULES`` keeps each op's two rules side by side), so every reachable
+  ``grad`` becomes a Value built from the graph's own nodes, differentiable
+  again to any order, exact with int and Fraction data.  The accumulation
+  rules are the first-order ones: leaves accumulate (a leaf's earlier
+  gradient, number or Value, plus this pass's Value), interior nodes hold the
+  latest pass only.  A following plain ``backward()`` sets interior grads to
+  numbers again; a leaf that holds a Value keeps accumulating into a Value (as
+  in PyTorch) until it is reset (``zero_grad()`` or ``v.grad = 0``).
+* A Value stored in ``x.grad`` that depends on ``x`` is a reference cycle
+  (PyTorch has the same): graphs differentiated with ``create_graph=True`` are
+  freed by Python's cyclic garbage collector, not by reference counting.
+* ``grad(output, inputs, create_graph=False)`` returns d(output)/d(input)
+  without touching any ``.grad`` (every grad below ``output`` is put back), so
+  it makes no cycle: the way to take derivatives of derivatives.
+  ``hessian(f, inputs)`` and ``hvp(f, inputs, v)`` are built on it.
+* A derivative that is infinite is refused when its node would be built, as in
+  first order: ``x ** 1.5`` at ``x == 0`` differentiates once (to 0), but
+  ``create_graph=True`` raises, since its second derivative is infinite there.
 """
 
 from __future__ import annotations
@@ -46,7 +68,7 @@ from fractions import Fraction
 from numbers import Real
 from typing import Any, Union
 
-__all__ = ["Value", "dot", "vsum"]
+__all__ = ["Value", "dot", "grad", "hessian", "hvp", "vsum"]
 
 #: The numbers a Value accepts: anything registered as ``numbers.Real`` except bool.
 Scalar = Union[int, float, Fraction]
@@ -223,80 +245,62 @@ class Value:
         return _node(out, self, None, _sigmoid_back)
 
     # ------------------------------------------------------------------ backward
-    def backward(self) -> None:
+    def backward(self, create_graph: bool = False) -> None:
         """Set every reachable node's ``grad`` to d(self)/d(node); leaves accumulate.
 
-        The interior nodes are put in topological order by an iterative
-        depth-first search (an explicit stack, never recursion) that marks
-        each node it visits, so each node is listed exactly once, after every
-        node it feeds.  Walking that list backwards fires each rule once, when
-        all of its node's gradient has arrived.  A node used twice by one op (``a * a``)
-        simply receives two shares.
+        Walking the nodes in topological order backwards (see
+        ``_topological_order``) fires each node's rule once, when all of its
+        gradient has arrived.  By default the gradients are plain numbers.  With
+        ``create_graph=True`` each rule's twin over Values runs instead (the
+        table ``_RULES``), so every reachable ``grad`` is a Value built from the
+        graph's own nodes, which can be differentiated again.
         """
         if self._back is None:  # a leaf on its own: d(self)/d(self) = 1
-            self.grad += 1
+            self.grad = _accumulate(self.grad, _constant(1)) if create_graph else self.grad + 1
             return
-        # Each node's _mark says where the search is with it.  The marks are
-        # new objects for every pass, so a mark left by an earlier pass (even
-        # one cut short by an error) never matches and nothing needs resetting.
-        opened, listed = object(), object()
-        order: list[Value] = []
-        leaves: list[Value] = []  # each leaf once, with the gradient it had before this pass
-        before: list[Any] = []
-        stack = [self]
-        # bound methods, looked up once: this loop runs once per edge of the graph
-        push, list_node, list_leaf, keep_grad = stack.append, order.append, leaves.append, before.append
-        while stack:
-            node = stack.pop()
-            mark = node._mark
-            if mark is opened:  # its inputs are all listed now
-                node._mark = listed
-                list_node(node)
-            elif mark is not listed:  # first visit: list it after its inputs
-                node._mark = opened
-                node.grad = 0  # interior: this pass's gradient only
-                push(node)
-                a, b = node._a, node._b
-                for child in (a, b) if b is not None else a if type(a) is tuple else (a,):
-                    if child._mark is listed:
-                        continue  # already listed in this pass (leaves are listed at once)
-                    if child._back is None:
-                        child._mark = listed
-                        list_leaf(child)
-                        keep_grad(child.grad)
-                        child.grad = 0  # this pass's share is summed from 0, then added once
-                    else:
-                        push(child)  # (an opened child would mean a cycle)
-            # listed: a stale second copy on the stack, already listed
-
-        self.grad = 1
+        order, leaves, before = _topological_order(self)
+        node = self
         try:
-            for node in reversed(order):
-                node._back(node)  # type: ignore[misc]  # only interior nodes are listed
-        except OverflowError as exc:  # e.g. float ** int out of range inside the pow rule
+            if create_graph:
+                self.grad = _constant(1)
+                for node in reversed(order):
+                    if type(node.grad) is Value:  # else nothing reached it: all its shares are 0
+                        _GRAPH_RULES[node._back](node)  # type: ignore[index]
+            else:
+                self.grad = 1
+                for node in reversed(order):
+                    node._back(node)  # type: ignore[misc]  # only interior nodes are listed
+        except BaseException as exc:  # e.g. float ** int out of range inside the pow rule
             for leaf, grad in zip(leaves, before):
                 leaf.grad = grad  # leave the leaves as they were before this pass
-            raise OverflowError(f"backward: the gradient through {node.op} {node!r} overflowed") from exc
+            if isinstance(exc, OverflowError):
+                raise OverflowError(f"backward: the gradient through {node.op} {node!r} overflowed") from exc
+            raise
+        if create_graph:
+            for node in order:
+                if type(node.grad) is not Value:  # no share reached it
+                    node.grad = _constant(0)
+            for leaf, grad in zip(leaves, before):
+                leaf.grad = _accumulate(grad, leaf.grad)
+            return
         for leaf, grad in zip(leaves, before):
             leaf.grad = grad = grad + leaf.grad
-            if not _NEG_INF < grad < _INF:
-                raise OverflowError(f"backward: the gradient reaching {leaf!r} overflowed")
+            try:
+                if _NEG_INF < grad < _INF:
+                    continue
+            except TypeError:  # a Value kept from backward(create_graph=True); its + checked overflow
+                continue
+            raise OverflowError(f"backward: the gradient reaching {leaf!r} overflowed")
 
     # ------------------------------------------------------------------ debugging
     def to_dot(self) -> str:
         """The graph below this node as Graphviz DOT text (render with ``dot -Tpng``)."""
         lines = ["digraph autograd {", "  rankdir=LR;", "  node [shape=box];"]
-        seen = {id(self)}
-        stack = [self]
-        while stack:
-            node = stack.pop()
+        for node in _reachable(self):
             label = f"{node.op or 'leaf'}\ndata {node.data!r}\ngrad {node.grad!r}"
             lines.append(f'  n{id(node)} [label="{_dot_escape(label)}"];')
             for child in node._prev:
                 lines.append(f"  n{id(child)} -> n{id(node)};")
-                if id(child) not in seen:
-                    seen.add(id(child))
-                    stack.append(child)
         lines.append("}")
         return "\n".join(lines)
 
@@ -331,14 +335,85 @@ def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Val
     return _node(total, operands, None, _dot_back)
 
 
+# ---------------------------------------------------------------------- the graph walk
+def _topological_order(root: Value) -> tuple[list[Value], list[Value], list[Any]]:
+    """The interior nodes below ``root`` in topological order, and its leaves.
+
+    An iterative depth-first search (an explicit stack, never recursion) marks
+    each node it visits, so each interior node is listed exactly once, after
+    every node it feeds on.  A node used twice by one op (``a * a``) is listed
+    once and later simply receives two shares.  On the way it prepares the
+    pass: every interior node's ``grad`` is set to 0 (a pass's gradient only),
+    and so is every leaf's, whose earlier gradient is returned in the third
+    list (each pass sums a leaf's shares from 0 and adds the total once).
+    """
+    # Each node's _mark says where the search is with it.  The marks are
+    # new objects for every pass, so a mark left by an earlier pass (even
+    # one cut short by an error) never matches and nothing needs resetting.
+    opened, listed = object(), object()
+    order: list[Value] = []
+    leaves: list[Value] = []  # each leaf once, with the gradient it had before this pass
+    before: list[Any] = []
+    stack = [root]
+    # bound methods, looked up once: this loop runs once per edge of the graph
+    push, list_node, list_leaf, keep_grad = stack.append, order.append, leaves.append, before.append
+    while stack:
+        node = stack.pop()
+        mark = node._mark
+        if mark is opened:  # its inputs are all listed now
+            node._mark = listed
+            list_node(node)
+        elif mark is not listed:  # first visit: list it after its inputs
+            node._mark = opened
+            node.grad = 0  # interior: this pass's gradient only
+            push(node)
+            a, b = node._a, node._b
+            for child in (a, b) if b is not None else a if type(a) is tuple else (a,):
+                if child._mark is listed:
+                    continue  # already listed in this pass (leaves are listed at once)
+                if child._back is None:
+                    child._mark = listed
+                    list_leaf(child)
+                    keep_grad(child.grad)
+                    child.grad = 0  # this pass's share is summed from 0, then added once
+                else:
+                    push(child)  # (an opened child would mean a cycle)
+        # listed: a stale second copy on the stack, already listed
+    return order, leaves, before
+
+
+def _reachable(root: Value) -> list[Value]:
+    """Every node below ``root`` (itself included) once, leaves too, without recursion."""
+    seen = {id(root)}
+    nodes, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        for child in node._prev:
+            if id(child) not in seen:
+                seen.add(id(child))
+                stack.append(child)
+    return nodes
+
+
 # ---------------------------------------------------------------------- rules
-# Each rule receives the output node, whose .grad is final, and adds each
-# operand's share of it.  Shares are added (+=), never assigned: an operand may
-# be used by several ops, or twice by one op.
+# Each op has two rules, written next to each other.  Both receive the output
+# node, whose .grad is final, and add each operand's share of it.  The first,
+# on numbers, is backward()'s fast path; the second, its twin for
+# backward(create_graph=True), is the same formula over Values: where the first
+# reads a number (``b.data``, ``out.data``), the twin uses the node itself
+# (``b``, ``out``), so that the gradient it builds depends on the graph and can
+# be differentiated again.  Shares are added (+=, or _give), never assigned: an
+# operand may be used by several ops, or twice by one op.
 def _add_back(out: Value) -> None:
     a, b = out._a, out._b
     a.grad += out.grad
     b.grad += out.grad
+
+
+def _add_back_graph(out: Value) -> None:
+    _give(out._a, out.grad)
+    _give(out._b, out.grad)
 
 
 def _sub_back(out: Value) -> None:
@@ -347,10 +422,21 @@ def _sub_back(out: Value) -> None:
     b.grad -= out.grad
 
 
+def _sub_back_graph(out: Value) -> None:
+    _give(out._a, out.grad)
+    _give(out._b, -out.grad)
+
+
 def _mul_back(out: Value) -> None:
     a, b = out._a, out._b
     a.grad += out.grad * b.data
     b.grad += out.grad * a.data
+
+
+def _mul_back_graph(out: Value) -> None:
+    a, b = out._a, out._b
+    _give(a, out.grad * b)
+    _give(b, out.grad * a)
 
 
 def _div_back(out: Value) -> None:
@@ -359,9 +445,19 @@ def _div_back(out: Value) -> None:
     b.grad -= _div(out.grad * out.data, b.data)  # d(a/b)/db = -(a/b)/b
 
 
+def _div_back_graph(out: Value) -> None:
+    a, b = out._a, out._b
+    _give(a, out.grad / b)
+    _give(b, -(out.grad * out / b))
+
+
 def _neg_back(out: Value) -> None:
     a = out._a
     a.grad -= out.grad
+
+
+def _neg_back_graph(out: Value) -> None:
+    _give(out._a, -out.grad)
 
 
 def _pow_back(out: Value) -> None:
@@ -371,10 +467,24 @@ def _pow_back(out: Value) -> None:
         a.grad += out.grad * c * _pow(a.data, c - 1)
 
 
+def _pow_back_graph(out: Value) -> None:
+    # a ** (c - 1) is an op like any other: at a = 0 with 1 < c < 2 it refuses
+    # to be built, because its own derivative (the second one) is infinite
+    a, c = out._a, out._b.data
+    if c != 0:
+        _give(a, out.grad * c * a ** (c - 1))
+
+
 def _value_pow_back(out: Value) -> None:
     a, b = out._a, out._b
     a.grad += out.grad * b.data * _pow(a.data, b.data - 1)
     b.grad += out.grad * out.data * math.log(a.data)
+
+
+def _value_pow_back_graph(out: Value) -> None:
+    a, b = out._a, out._b
+    _give(a, out.grad * b * a ** (b - 1))
+    _give(b, out.grad * out * a.log())
 
 
 def _exp_back(out: Value) -> None:
@@ -382,14 +492,27 @@ def _exp_back(out: Value) -> None:
     a.grad += out.grad * out.data
 
 
+def _exp_back_graph(out: Value) -> None:
+    _give(out._a, out.grad * out)
+
+
 def _log_back(out: Value) -> None:
     a = out._a
     a.grad += _div(out.grad, a.data)
 
 
+def _log_back_graph(out: Value) -> None:
+    a = out._a
+    _give(a, out.grad / a)
+
+
 def _tanh_back(out: Value) -> None:
     a = out._a
     a.grad += out.grad * (1 - out.data * out.data)
+
+
+def _tanh_back_graph(out: Value) -> None:
+    _give(out._a, out.grad * (1 - out * out))
 
 
 def _relu_back(out: Value) -> None:
@@ -398,15 +521,31 @@ def _relu_back(out: Value) -> None:
         a.grad += out.grad
 
 
+def _relu_back_graph(out: Value) -> None:
+    # the slope is a constant 0 or 1, so relu's own second derivative is 0 (away from the kink)
+    if out.data > 0:
+        _give(out._a, out.grad)
+
+
 def _sigmoid_back(out: Value) -> None:
     a = out._a
     a.grad += out.grad * out.data * (1 - out.data)
+
+
+def _sigmoid_back_graph(out: Value) -> None:
+    _give(out._a, out.grad * out * (1 - out))
 
 
 def _vsum_back(out: Value) -> None:
     g = out.grad
     for v in out._prev:
         v.grad += g
+
+
+def _vsum_back_graph(out: Value) -> None:
+    g = out.grad
+    for v in out._prev:
+        _give(v, g)
 
 
 def _dot_back(out: Value) -> None:
@@ -421,12 +560,136 @@ def _dot_back(out: Value) -> None:
     prev[-1].grad += g
 
 
-_RULE_NAMES: dict[Rule, str] = {
-    _add_back: "add", _sub_back: "sub", _mul_back: "mul", _div_back: "div",
-    _neg_back: "neg", _pow_back: "pow", _value_pow_back: "pow",
-    _exp_back: "exp", _log_back: "log", _tanh_back: "tanh", _relu_back: "relu",
-    _sigmoid_back: "sigmoid", _vsum_back: "vsum", _dot_back: "dot",
-}  # fmt: skip
+def _dot_back_graph(out: Value) -> None:
+    g = out.grad
+    prev = out._a
+    n = len(prev) // 2
+    for w, x in zip(prev[:n], prev[n:-1]):
+        _give(w, g * x)
+        _give(x, g * w)
+    _give(prev[-1], g)
+
+
+def _give(node: Value, share: Value) -> None:
+    """The twins' ``node.grad += share``: a graph pass starts every grad at the number 0,
+    and the first share is kept as it is (no ``0 + share`` node)."""
+    grad = node.grad
+    node.grad = grad + share if type(grad) is Value else share
+
+
+# The rule table: each op's name, its rule on numbers and the rule's twin over
+# Values.  The two agree (tests/test_higher_order.py and the harness check that
+# graph-mode gradients equal the fast path's, exactly on rational graphs).
+_RULES: dict[Rule, tuple[str, Rule]] = {
+    _add_back: ("add", _add_back_graph),
+    _sub_back: ("sub", _sub_back_graph),
+    _mul_back: ("mul", _mul_back_graph),
+    _div_back: ("div", _div_back_graph),
+    _neg_back: ("neg", _neg_back_graph),
+    _pow_back: ("pow", _pow_back_graph),
+    _value_pow_back: ("pow", _value_pow_back_graph),
+    _exp_back: ("exp", _exp_back_graph),
+    _log_back: ("log", _log_back_graph),
+    _tanh_back: ("tanh", _tanh_back_graph),
+    _relu_back: ("relu", _relu_back_graph),
+    _sigmoid_back: ("sigmoid", _sigmoid_back_graph),
+    _vsum_back: ("vsum", _vsum_back_graph),
+    _dot_back: ("dot", _dot_back_graph),
+}
+_RULE_NAMES: dict[Rule, str] = {rule: name for rule, (name, _) in _RULES.items()}
+_GRAPH_RULES: dict[Rule, Rule] = {rule: twin for rule, (_, twin) in _RULES.items()}
+
+
+# ---------------------------------------------------------------------- higher order
+def grad(output: Value, inputs: Iterable[Value], create_graph: bool = False) -> list[Any]:
+    """d(output)/d(input) for each of ``inputs``, touching no ``.grad`` (like ``torch.autograd.grad``).
+
+    The results are numbers, or with ``create_graph=True`` Values that depend on
+    the graph, so that ``grad`` can take them again.  An input that ``output``
+    does not depend on gets 0.  Every ``.grad`` below ``output`` is kept and
+    put back afterwards, so the pass leaves no trace (and no reference cycle).
+    """
+    if not isinstance(output, Value):
+        raise TypeError(f"grad: output must be a Value, got {output!r} ({type(output).__name__})")
+    inputs = _values_list("grad", inputs)
+    saved = {id(node): (node, node.grad) for node in (*_reachable(output), *inputs)}
+    for node, _ in saved.values():
+        node.grad = 0  # so that the leaves' results are this pass's shares alone
+    try:
+        output.backward(create_graph=create_graph)
+        grads = [v.grad for v in inputs]
+    finally:
+        for node, before in saved.values():
+            node.grad = before
+    if create_graph:  # an input output does not depend on still holds the number 0
+        return [g if type(g) is Value else _constant(g) for g in grads]
+    return grads
+
+
+def hessian(f: Callable[..., Value], inputs: Sequence[Scalar]) -> list[list[Any]]:
+    """The matrix of second derivatives ``H[i][j] = d2 f / dx_i dx_j`` at ``inputs``.
+
+    ``f`` takes one Value per input (like ``gradcheck``); ``inputs`` are numbers.
+    One pass builds the gradient as Values, then one pass per input differentiates it.
+    """
+    xs = _leaves("hessian", inputs)
+    return [grad(g, xs) for g in _gradient_graph("hessian", f, xs)]
+
+
+def hvp(f: Callable[..., Value], inputs: Sequence[Scalar], v: Sequence[Scalar]) -> list[Any]:
+    """The Hessian of ``f`` at ``inputs`` times the vector ``v``, without forming the Hessian.
+
+    Two passes whatever the number of inputs: d/dx of (gradient . v).
+    """
+    xs = _leaves("hvp", inputs)
+    if isinstance(v, Value) or not isinstance(v, Sequence):
+        raise TypeError(f"hvp: v must be a list of numbers, got {v!r} ({type(v).__name__})")
+    if len(v) != len(xs):
+        raise ValueError(f"hvp: v has {len(v)} entries but there are {len(xs)} inputs")
+    direction = [_check_number("hvp", c) for c in v]
+    return grad(dot(_gradient_graph("hvp", f, xs), direction), xs)
+
+
+def _leaves(op: str, inputs: Sequence[Scalar]) -> list[Value]:
+    """A new leaf for each of ``inputs``, which must be numbers (for hessian and hvp)."""
+    if isinstance(inputs, Value) or not isinstance(inputs, Sequence):
+        raise TypeError(f"{op}: inputs must be a list of numbers, got {inputs!r} ({type(inputs).__name__})")
+    xs = []
+    for x in inputs:
+        if isinstance(x, Value):
+            raise TypeError(f"{op}: inputs are numbers (f receives Values made from them), got {x!r}")
+        xs.append(_constant(_check_number(op, x)))
+    return xs
+
+
+def _gradient_graph(op: str, f: Callable[..., Value], xs: list[Value]) -> list[Any]:
+    """The gradient of ``f`` at the leaves ``xs``, as Values (for hessian and hvp)."""
+    out = f(*xs)
+    if not isinstance(out, Value):
+        raise TypeError(f"{op}: f must return a Value, got {out!r} ({type(out).__name__})")
+    return grad(out, xs, create_graph=True)
+
+
+def _values_list(op: str, values: Iterable[Value]) -> list[Value]:
+    if isinstance(values, Value):
+        raise TypeError(f"{op}: inputs must be a list of Values, got the single Value {values!r}; pass [it]")
+    try:
+        values = list(values)
+    except TypeError:
+        raise TypeError(f"{op}: inputs must be a list of Values, got {values!r}") from None
+    for i, v in enumerate(values):
+        if not isinstance(v, Value):
+            raise TypeError(f"{op}: inputs[{i}] is {v!r} ({type(v).__name__}), not a Value")
+    return values
+
+
+def _accumulate(before: Any, now: Any) -> Value:
+    """A leaf's gradient after a create_graph pass: its earlier gradient plus this pass's Value."""
+    if type(now) is not Value:  # no share reached the leaf in this pass
+        return before if type(before) is Value else _constant(before)
+    if type(before) is not Value and before == 0:
+        return now  # no `0 + now` node
+    return before + now  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -469,7 +732,7 @@ def _value_pow(base: Value, exponent: Value) -> Value:
     if x <= 0:
         raise ValueError(f"pow: a Value exponent needs a base > 0, got base {x!r} ** {y!r}")
     try:
-        out = x**y
+        out = _pow(x, y)
     except OverflowError:
         out = _INF
     return _node(out, base, exponent, _value_pow_back)

@@ -5,7 +5,7 @@ Each variant is a complete, working copy of ``autograd/engine.py`` (or
 checked text substitution of the real source (the snippet must occur exactly
 once, so a refactor of the engine breaks the zoo loudly instead of silently
 testing nothing), or, for the bugs that live in the graph walk, one replaced
-method.  ``test_bug_zoo.py`` runs the regression checks (and the
+function (``_topological_order``).  ``test_bug_zoo.py`` runs the regression checks (and the
 ``autograd.testing`` harness) against each variant and requires that some check
 fails on it, while all of them pass on the real engine.
 """
@@ -66,17 +66,17 @@ def _exec_module(name: str, source: str) -> ModuleType:
 
 
 def engine_variant(
-    name: str, edits: Sequence[tuple[str, str]] = (), methods: dict[str, Callable] | None = None
+    name: str, edits: Sequence[tuple[str, str]] = (), functions: dict[str, Callable[..., Any]] | None = None
 ) -> Any:
-    """A fresh copy of the engine with text ``edits`` applied and ``Value`` methods replaced."""
+    """A fresh copy of the engine with text ``edits`` applied and module-level ``functions`` replaced."""
     source = ENGINE_SOURCE
     for old, new in edits:
         source = substitute(source, old, new, "autograd/engine.py")
     module = _exec_module(f"bug_zoo_{name}_engine", source)
-    for method, function in (methods or {}).items():
-        if not callable(getattr(module.Value, method, None)):
-            raise ZooOutOfDate(f"bug zoo: Value.{method} no longer exists in autograd/engine.py")
-        setattr(module.Value, method, function)
+    for function_name, function in (functions or {}).items():
+        if not callable(getattr(module, function_name, None)):
+            raise ZooOutOfDate(f"bug zoo: {function_name} no longer exists in autograd/engine.py")
+        setattr(module, function_name, function)
     return module
 
 
@@ -96,10 +96,10 @@ def nn_variant(name: str, engine: Any, edits: Sequence[tuple[str, str]] = ()) ->
 
 
 def broken_engine(
-    name: str, edits: Sequence[tuple[str, str]] = (), methods: dict[str, Callable] | None = None
+    name: str, edits: Sequence[tuple[str, str]] = (), functions: dict[str, Callable[..., Any]] | None = None
 ) -> Callable[[], Variant]:
     def build() -> Variant:
-        engine = engine_variant(name, edits, methods)
+        engine = engine_variant(name, edits, functions)
         return Variant(engine, nn_variant(name, engine))
 
     return build
@@ -117,15 +117,22 @@ def real() -> Variant:
 
 
 # ---------------------------------------------------------------------- replaced graph walks
-# These follow the engine's contract in everything except the one bug: interior
-# nodes are reset at each pass, leaves accumulate, a lone leaf gets += 1.
-def backward_without_visited_set(self: Any) -> None:
+# Stand-ins for the engine's ``_topological_order(root) -> (order, leaves,
+# before)``, which backward() (plain or create_graph) and grad() use.  They
+# follow its contract in everything except the one bug: interior nodes are
+# reset, each leaf is listed once with its earlier gradient, then set to 0.
+def _list_leaf(leaf: Any, leaves: list[Any], before: list[Any]) -> None:
+    leaves.append(leaf)
+    before.append(leaf.grad)
+    leaf.grad = 0
+
+
+def topological_order_without_visited_set(root: Any) -> tuple[list[Any], list[Any], list[Any]]:
     """The article's first walk: a node reached along two paths is listed, and fires, twice."""
-    if self._back is None:
-        self.grad += 1
-        return
-    order = []
-    work = [(self, False)]
+    order: list[Any] = []
+    leaves: list[Any] = []
+    before: list[Any] = []
+    work = [(root, False)]
     while work:
         node, expanded = work.pop()
         if expanded:
@@ -134,32 +141,32 @@ def backward_without_visited_set(self: Any) -> None:
             node.grad = 0
             work.append((node, True))
             work.extend((child, False) for child in node._prev)
-    self.grad = 1
-    for node in reversed(order):
-        node._back(node)
+        elif all(node is not leaf for leaf in leaves):
+            _list_leaf(node, leaves, before)
+    return order, leaves, before
 
 
-def backward_with_recursive_sort(self: Any) -> None:
+def recursive_topological_order(root: Any) -> tuple[list[Any], list[Any], list[Any]]:
     """Correct order, but found by recursion: a deep graph exhausts Python's stack."""
-    if self._back is None:
-        self.grad += 1
-        return
     order: list[Any] = []
+    leaves: list[Any] = []
+    before: list[Any] = []
     seen: set[int] = set()
 
     def visit(node: Any) -> None:
-        if id(node) not in seen and node._back is not None:
-            seen.add(id(node))
-            for child in node._prev:
-                visit(child)
-            order.append(node)
-
-    visit(self)
-    for node in order:
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if node._back is None:
+            _list_leaf(node, leaves, before)
+            return
+        for child in node._prev:
+            visit(child)
         node.grad = 0
-    self.grad = 1
-    for node in reversed(order):
-        node._back(node)
+        order.append(node)
+
+    visit(root)
+    return order, leaves, before
 
 
 # ---------------------------------------------------------------------- the zoo
@@ -210,7 +217,9 @@ _BUGS = [
     Bug(
         "missing visited set",
         "the topological walk has no visited set: shared nodes fire twice",
-        broken_engine("missing_visited_set", methods={"backward": backward_without_visited_set}),
+        broken_engine(
+            "missing_visited_set", functions={"_topological_order": topological_order_without_visited_set}
+        ),
         slow_checks=("test_training_escapes_the_plateau",),
     ),
     Bug(
@@ -225,14 +234,14 @@ _BUGS = [
     Bug(
         "recursive topological sort",
         "the walk recurses, so a 20000-deep chain hits the recursion limit",
-        broken_engine("recursive_sort", methods={"backward": backward_with_recursive_sort}),
+        broken_engine("recursive_sort", functions={"_topological_order": recursive_topological_order}),
     ),
     Bug(
         "interior gradients compound",
         "interior nodes are not reset, so a second backward() compounds",
         broken_engine(
             "interior_compound",
-            [("                node.grad = 0  # interior: this pass's gradient only\n", "")],
+            [("            node.grad = 0  # interior: this pass's gradient only\n", "")],
         ),
     ),
     Bug(

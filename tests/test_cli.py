@@ -143,7 +143,7 @@ def test_sweep_overflow_is_one_line():
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["--help"], ["train", "sweep"]),
+        (["--help"], ["train", "sweep", "newton"]),
         (["train", "--help"], ["--steps", "--lr", "--hidden", "--seed", "--plot", "--nonlin", "default"]),
         (["sweep", "--help"], ["N", "--w", "100 1000 5000 20000"]),
     ],
@@ -283,3 +283,176 @@ def test_train_function_returns_the_final_loss_and_accuracy(capsys):
     assert [s for s, _, _ in steps] == [0, 2]  # every 5th step, and the last
     assert steps[-1][1:] == (round(loss, 4), round(accuracy, 3))
     assert len(model.parameters()) == (2 + 1) * 3 + (3 + 1)
+
+
+# ---------------------------------------------------------------------- newton
+NEWTON_ROW = re.compile(r"^\s*(\d+)\s+(\S+)\s+(\S+)\s+(-?\d+\.\d{8})\s+(-?\d+\.\d{8})$")
+
+
+def newton_tables(stdout):
+    """The two tables of `newton` as lists of (step, loss, |grad|, x, y), and their last lines."""
+    tables, verdicts = [], []
+    for line in stdout.splitlines():
+        if line.startswith(("Newton's method", "gradient descent")):
+            tables.append([])
+        elif m := NEWTON_ROW.match(line):
+            tables[-1].append((int(m[1]), float(m[2]), float(m[3]), float(m[4]), float(m[5])))
+        elif line.startswith(("reached", "stopped")):
+            verdicts.append(line)
+    return tables, verdicts
+
+
+def rosenbrock_by_hand(x, y):
+    """f, its gradient and its Hessian, differentiated by hand."""
+    f = (1 - x) ** 2 + 100 * (y - x * x) ** 2
+    g = (-2 * (1 - x) - 400 * x * (y - x * x), 200 * (y - x * x))
+    h = ((2 - 400 * y + 1200 * x * x, -400 * x), (-400 * x, 200.0))
+    return f, g, h
+
+
+def newton_by_hand(x, y, steps):
+    rows = []
+    for step in range(steps):
+        f, (gx, gy), ((a, b), (c, d)) = rosenbrock_by_hand(x, y)
+        rows.append((step, f, math.hypot(gx, gy), x, y))
+        det = a * d - b * c
+        x, y = x - (d * gx - b * gy) / det, y - (a * gy - c * gx) / det
+    return rows
+
+
+def descent_by_hand(x, y, lr, tol, max_steps):
+    for step in range(max_steps + 1):
+        _, (gx, gy), _ = rosenbrock_by_hand(x, y)
+        if math.hypot(gx, gy) < tol or step == max_steps:
+            break
+        x, y = x - lr * gx, y - lr * gy
+    return step, x, y
+
+
+def assert_rows_match(printed, expected):
+    for (step, loss, norm, x, y), (step0, loss0, norm0, x0, y0) in zip(printed, expected, strict=True):
+        assert step == step0
+        assert loss == pytest.approx(loss0, rel=1e-6, abs=1e-30)
+        assert norm == pytest.approx(norm0, rel=1e-3, abs=1e-30)
+        assert (x, y) == (pytest.approx(x0, abs=1e-8), pytest.approx(y0, abs=1e-8))
+
+
+def test_newton_converges_in_a_handful_of_steps_where_gradient_descent_needs_tens_of_thousands():
+    done = run("newton")
+    assert done.returncode == 0, done.stderr
+    (by_newton, by_descent), (newton_verdict, descent_verdict) = newton_tables(done.stdout)
+    assert len(by_newton) == 7  # steps 0..6
+    assert_rows_match(by_newton, newton_by_hand(-1.2, 1.0, 7))
+    assert by_newton[-1][2] < 1e-8 and re.match(r"reached \|grad\| < 1e-08 in 6 steps", newton_verdict)
+    # gradient descent: the first steps by hand, then where it stops
+    steps = [row[0] for row in by_descent]
+    assert steps[:8] == [0, 1, 2, 3, 10, 100, 1000, 10000]
+    hand = [(s, *descent_by_hand(-1.2, 1.0, 0.001, 0.0, s)) for s in steps[:8]]
+    assert [(row[3], row[4]) for row in by_descent[:8]] == [
+        (pytest.approx(x, abs=1e-8), pytest.approx(y, abs=1e-8)) for _, _, x, y in hand
+    ]
+    last_step, x, y = descent_by_hand(-1.2, 1.0, 0.001, 1e-8, 50_000)
+    assert 10_000 < last_step < 50_000
+    assert abs(steps[-1] - last_step) <= 2  # rounding differs between the engine and the formula
+    assert by_descent[-1][3:] == (pytest.approx(x, abs=1e-7), pytest.approx(y, abs=1e-7))
+    assert descent_verdict.startswith(f"reached |grad| < 1e-08 in {steps[-1]} steps")
+
+
+def test_newton_plot_writes_a_png(tmp_path, capsys):
+    png = tmp_path / "newton.png"
+    assert cli.main(["newton", "--gd-steps", "30", "--plot", str(png)]) == 0
+    data = png.read_bytes()
+    assert data.startswith(PNG_SIGNATURE)
+    assert struct.unpack(">II", data[16:24]) == (1100, 450)  # 11 x 4.5 inches at 100 dpi
+    out = capsys.readouterr().out
+    assert f"wrote {png}" in out
+    (_, by_descent), (_, descent_verdict) = newton_tables(out)
+    assert [row[0] for row in by_descent] == [0, 1, 2, 3, 10, 30]  # and the last one
+    assert descent_verdict.startswith("stopped after 30 steps")
+
+
+def test_newton_in_process_with_options(capsys):
+    args = ["newton", "--start", "0.5,0.5", "--lr", "0.002", "--gd-steps", "5", "--tol", "1e-6"]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    (by_newton, by_descent), _ = newton_tables(out)
+    assert "from (0.5, 0.5)" in out
+    assert_rows_match(by_newton, newton_by_hand(0.5, 0.5, len(by_newton)))
+    assert by_newton[-1][2] < 1e-6 and by_newton[-2][2] >= 1e-6
+    assert [row[0] for row in by_descent] == [0, 1, 2, 3, 5]
+    _, x, y = descent_by_hand(0.5, 0.5, 0.002, 0.0, 5)
+    assert by_descent[-1][3:] == (pytest.approx(x, abs=1e-8), pytest.approx(y, abs=1e-8))
+
+
+def test_newton_stops_at_its_step_limit():
+    rows = cli.newton((-1.2, 1.0), tol=1e-30, max_steps=3)
+    assert [r[0] for r in rows] == [0, 1, 2, 3]
+    assert_rows_match([(s, f, n, *p) for s, f, n, p in rows], newton_by_hand(-1.2, 1.0, 4))
+
+
+def test_newton_with_a_singular_hessian_is_one_line(capsys):
+    # det H = 80000 (x^2 - y) + 400 vanishes on y = x^2 + 0.005
+    assert cli.main(["newton", "--start", "0,0.005"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "singular" in err and "--start" in err
+
+
+def test_newton_diverging_descent_is_one_line(capsys):
+    assert cli.main(["newton", "--lr", "1", "--gd-steps", "100"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "diverged" in err and "--lr" in err
+
+
+def test_newton_plot_errors(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "taken.png"
+    folder.mkdir()
+    assert cli.main(["newton", "--gd-steps", "2", "--plot", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "newton: cannot write" in err
+    with pytest.raises(SystemExit) as info:
+        cli.main(["newton", "--plot", str(tmp_path / "missing" / "n.png")])
+    assert info.value.code == 2 and "no such directory" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(SystemExit) as info:
+        cli.main(["newton", "--plot", str(tmp_path / "n.png")])
+    assert str(info.value.code).startswith("newton: --plot needs matplotlib")
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["newton", "--start", "1"], ["--start", "'1'"]),
+        (["newton", "--start", "1,2,3"], ["--start", "'1,2,3'"]),
+        (["newton", "--start", "a,b"], ["--start", "'a,b'"]),
+        (["newton", "--start", "nan,1"], ["--start", "'nan,1'", "finite"]),
+        (["newton", "--lr", "0"], ["--lr", "'0'"]),
+        (["newton", "--gd-steps", "0"], ["--gd-steps", "'0'"]),
+        (["newton", "--tol", "-1"], ["--tol", "'-1'"]),
+        (["newton", "--bogus"], ["--bogus"]),
+    ],
+)
+def test_newton_bad_arguments_are_one_line_exit_2(args, words, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(args)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "error" in err
+    for word in words:
+        assert word in err
+
+
+def test_newton_help():
+    done = run("newton", "--help")
+    assert done.returncode == 0 and done.stderr == ""
+    for word in ("--start", "--lr", "--gd-steps", "--tol", "--plot", "Rosenbrock", "hessian"):
+        assert word in done.stdout
+
+
+def test_solve_by_hand():
+    # 2a + b = 4, a + 3b + c = 10, b + 4c = 14  ->  a = 1, b = 2, c = 3
+    assert cli.solve([[2, 1, 0], [1, 3, 1], [0, 1, 4]], [4, 10, 14]) == pytest.approx([1, 2, 3])
+    # a zero in the first pivot position needs a row swap
+    assert cli.solve([[0, 2], [3, 1]], [4, 5]) == pytest.approx([1, 2])
+    with pytest.raises(ZeroDivisionError, match="singular"):
+        cli.solve([[1, 2], [2, 4]], [1, 2])

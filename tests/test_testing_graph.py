@@ -175,7 +175,7 @@ def test_an_engine_can_be_a_module_a_namespace_or_a_value_class():
     assert bare.Value is autograd.Value and bare.vsum is None and bare.dot is None
     space = resolve_engine(types.SimpleNamespace(Value=autograd.Value, vsum=autograd.vsum))
     assert space.vsum is autograd.vsum and space.dot is None
-    with pytest.raises(TypeError, match="has no Value class"):
+    with pytest.raises(TypeError, match="no scalar autograd class found"):
         resolve_engine(object())
 
 

@@ -13,6 +13,9 @@ differences.  Random computation graphs come from hypothesis strategies.
 * :mod:`autograd.testing.oracles`: ``assert_grads_exact``,
   ``assert_grads_symbolic``, ``assert_grads_fd``, ``gradcheck``.
 * :mod:`autograd.testing.checks`: the properties, ``verify_engine``.
+* :mod:`autograd.testing.engines`: ``resolve_engine`` finds any engine's scalar class.
+* :mod:`autograd.testing.audit`: ``audit(target)``, the verdict on any engine
+  (also ``python -m autograd.testing audit TARGET``).
 
 An *engine* is a module or namespace with a ``Value`` class and optionally the
 fused ops ``vsum(values)`` and ``dot(ws, xs, start)``, or a bare Value class.
@@ -29,8 +32,9 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
         "install them with: pip install 'verified-autograd[testing]'"
     ) from exc
 
+from autograd.testing.audit import AuditReport, CheckOutcome, Finding, audit
 from autograd.testing.checks import CHECKS, CheckResult, verify_engine
-from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
 from autograd.testing.graph import Graph, Node
 from autograd.testing.oracles import (
     GradcheckReport,
@@ -43,8 +47,12 @@ from autograd.testing.oracles import (
 
 __all__ = [
     "CHECKS",
+    "AuditReport",
+    "CheckOutcome",
     "CheckResult",
     "Engine",
+    "EngineNotFound",
+    "Finding",
     "GradcheckReport",
     "GradientMismatch",
     "Graph",
@@ -52,6 +60,7 @@ __all__ = [
     "assert_grads_exact",
     "assert_grads_fd",
     "assert_grads_symbolic",
+    "audit",
     "gradcheck",
     "resolve_engine",
     "verify_engine",

@@ -100,7 +100,7 @@ class Graph:
     def build(self, engine: Any = None, leaves: Sequence[Any] | None = None) -> list[Any]:
         """Engine Values for every slot (fresh leaves each call); the output is ``[graph.out]``."""
         eng = resolve_engine(engine)
-        values = [eng.Value(x) for x in (self.leaves if leaves is None else leaves)]
+        values = [eng.make(x) for x in (self.leaves if leaves is None else leaves)]
         for node in self.nodes:
             values.append(OPS[node.op].apply(eng, [values[a] for a in node.args], node.const))
         return values
@@ -134,21 +134,31 @@ class Graph:
             return mpmath.mpf(value), [mpmath.mpf(g) for g in grad]
 
     # ------------------------------------------------------------------ printing
-    def snippet(self, engine_name: str = "autograd") -> str:
-        """Runnable Python that rebuilds this graph with the engine and prints the leaf gradients."""
+    def snippet(self, engine: Any = None, expected: str | None = None) -> str:
+        """Runnable Python that rebuilds this graph with the engine and prints the leaf gradients.
+
+        It imports the engine's own class (``engine`` as for :func:`resolve_engine`) and uses
+        its names for the data, gradient and backward pass.  With ``expected`` (Python source
+        of the expected gradients) it prints ``expected:`` first, so that a crash still shows
+        it, and then ``actual:``.
+        """
+        eng = resolve_engine(engine)
         names = self.names()
         used = {n.op for n in self.nodes} & {"vsum", "dot"}
         fractions = any(isinstance(x, Fraction) for x in self.leaves) or any(
             isinstance(n.const, Fraction) for n in self.nodes
         )
         lines = ["from fractions import Fraction"] if fractions else []
-        lines.append(f"from {engine_name} import {', '.join(['Value', *sorted(used)])}")
-        lines += [f"{names[i]} = Value({x!r})" for i, x in enumerate(self.leaves)]
+        lines.append(eng.import_line(used))
+        if expected is not None:
+            lines.append(f"print('expected:', {expected})")
+        lines += [f"{names[i]} = {eng.class_name}({x!r})" for i, x in enumerate(self.leaves)]
         for i, node in enumerate(self.nodes):
             args = [names[a] for a in node.args]
             lines.append(f"{names[len(self.leaves) + i]} = {OPS[node.op].source(args, node.const)}")
-        lines.append(f"{names[self.out]}.backward()")
-        lines.append(f"print([{', '.join(f'{n}.grad' for n in names[: len(self.leaves)])}])")
+        lines.append(f"{names[self.out]}.{eng.backward_method}()")
+        grads = ", ".join(f"{n}.{eng.grad_attr}" for n in names[: len(self.leaves)])
+        lines.append(f"print({'' if expected is None else repr('actual:  ') + ', '}[{grads}])")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -159,22 +159,23 @@ def _compare(name: str, value: Any, engine: Any, oracle: Any, tol: float) -> Lea
     return LeafComparison(name, value, engine, oracle, abs_err, rel_err, float(tol), bool(ok))
 
 
-def _finish(report: GradcheckReport, graph: Graph | None, engine_name: str) -> GradcheckReport:
+def _finish(report: GradcheckReport, graph: Graph | None, engine: Any) -> GradcheckReport:
     if report.ok:
         return report
     if graph is not None:
         expr = graph.sympy()[1]
         report.details = (
-            f"output = {expr}\nreproduce with (runnable):\n{graph.snippet(engine_name)}\n"
+            f"output = {expr}\nreproduce with (runnable):\n{graph.snippet(engine)}\n"
             f"graph description: {graph.code()}"
         )
     raise GradientMismatch(str(report), report)
 
 
 def _engine_gradient(graph: Graph, engine: Any) -> list[Any]:
-    values = graph.build(engine)
-    values[graph.out].backward()
-    return [v.grad for v in values[: len(graph.leaves)]]
+    eng = resolve_engine(engine)
+    values = graph.build(eng)
+    eng.backward(values[graph.out])
+    return [eng.grad(v) for v in values[: len(graph.leaves)]]
 
 
 # ---------------------------------------------------------------------- exact
@@ -195,7 +196,7 @@ def assert_grads_exact(graph: Graph, engine: Any = None) -> GradcheckReport:
     ):
         want = d.xreplace(point)
         report.rows.append(_compare(name, x, g, Fraction(int(want.p), int(want.q)), 0))
-    return _finish(report, graph, eng.name)
+    return _finish(report, graph, eng)
 
 
 # ---------------------------------------------------------------------- symbolic
@@ -285,7 +286,7 @@ def assert_grads_symbolic(graph: Graph, engine: Any = None) -> GradcheckReport:
     report = GradcheckReport("symbolic oracle (sympy derivative, mpmath 50 digits, derived tolerance)")
     for name, x, g, d, tol in zip(graph.names()[: len(point)], point, got, want, tols, strict=True):
         report.rows.append(_compare(name, x, g, d, tol))
-    return _finish(report, graph, eng.name)
+    return _finish(report, graph, eng)
 
 
 # ---------------------------------------------------------------------- finite differences
@@ -345,7 +346,7 @@ def assert_grads_fd(
     report = GradcheckReport(f"finite differences (central, Richardson, rtol={rtol:g}, atol={atol:g})")
     for j, name in enumerate(graph.names()[: len(point)]):
         report.rows.append(_fd_row(f, point, j, got[j], name, rtol, atol, step_ok if relus else None))
-    return _finish(report, graph, eng.name)
+    return _finish(report, graph, eng)
 
 
 def gradcheck(
@@ -361,13 +362,12 @@ def gradcheck(
     """
     eng = resolve_engine(engine)
     point = [float(x) for x in inputs]
-    leaves = [eng.Value(x) for x in point]
-    out = f(*leaves)
-    out.backward()
-    got = [v.grad for v in leaves]
+    leaves = [eng.make(x) for x in point]
+    eng.backward(f(*leaves))
+    got = [eng.grad(v) for v in leaves]
 
     def forward(x: list[float]) -> float:
-        return float(f(*[eng.Value(v) for v in x]).data)
+        return float(eng.data(f(*[eng.make(v) for v in x])))
 
     name = getattr(f, "__name__", "f")
     report = GradcheckReport(f"gradcheck of {name} (central differences, rtol={rtol:g}, atol={atol:g})")
@@ -375,4 +375,4 @@ def gradcheck(
         report.rows.append(_fd_row(forward, point, j, got[j], f"x{j}", rtol, atol))
     if not raise_exception:
         return report
-    return _finish(report, None, eng.name)
+    return _finish(report, None, eng)

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.graph import Graph, Node
+from autograd.testing.mlp import mlp_loss_graph
 from autograd.testing.ops import BOUND, OPS, OpSpec
 
 __all__ = [
@@ -48,7 +49,7 @@ def _choices(engine: Engine, exact: bool, ops: Sequence[str] | None) -> list[tup
     chosen = []
     for name in ops if ops is not None else OPS:
         spec = OPS[name]
-        if not spec.supported_by(engine):
+        if not engine.supports(name):
             continue
         consts = tuple(c for c in spec.usable_consts(engine) if not exact or spec.rational(c))
         if spec.consts and not consts:
@@ -265,12 +266,10 @@ def chain_sweeps() -> st.SearchStrategy[tuple[Fraction, Fraction, int]]:
 
 
 def mlp_graphs(engine: Any = None) -> st.SearchStrategy[Graph]:
-    """The hinge loss of a small random MLP (see :func:`autograd.testing.checks.mlp_loss_graph`)."""
-    from autograd.testing.checks import mlp_loss_graph
-
+    """The hinge loss of a small random MLP (see :func:`autograd.testing.mlp.mlp_loss_graph`)."""
     eng = resolve_engine(engine)
     weight = st.floats(-1.0, 1.0, allow_nan=False)
-    nonlins = [n for n in ("tanh", "relu") if OPS[n].supported_by(eng)]
+    nonlins = [n for n in ("tanh", "relu") if eng.supports(n)]
 
     @st.composite
     def build(draw: Any) -> Graph:

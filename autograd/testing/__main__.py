@@ -1,0 +1,67 @@
+"""``python -m autograd.testing audit TARGET``: audit a scalar autograd engine.
+
+Exit status: 0 no defects, 1 defects found, 2 could not audit (the reason on one
+line of stderr).  ``--json`` prints the report in the schema documented in the
+README (``schema_version`` 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from autograd.testing.audit import DEFAULT_EXAMPLES, audit
+from autograd.testing.engines import EngineNotFound
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _Parser(
+        prog="python -m autograd.testing", description="Verification tools for autograd engines."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser(
+        "audit",
+        help="audit a scalar autograd engine",
+        description="Audit a scalar autograd engine: find its scalar class, probe its ops, check its "
+        "gradients against independent oracles and list defects, conventions and missing features.",
+    )
+    run.add_argument("target", help='the engine: "pkg.module" or "pkg.module:ClassName"')
+    run.add_argument(
+        "--examples", type=int, default=DEFAULT_EXAMPLES, help="examples per search (default %(default)s)"
+    )
+    run.add_argument("--seed", type=int, default=0, help="seed of every search (default %(default)s)")
+    run.add_argument("--json", action="store_true", help="print the report as JSON")
+    run.add_argument(
+        "--class", dest="cls", metavar="NAME", help="the scalar class, if discovery cannot find it"
+    )
+    run.add_argument("--backward", metavar="NAME", help="the backward method's name (e.g. backwards)")
+    run.add_argument("--data", metavar="NAME", help="the attribute holding the number (e.g. value)")
+    run.add_argument("--grad", metavar="NAME", help="the attribute holding the gradient (e.g. gradient)")
+    args = parser.parse_args(argv)
+    if args.examples < 1:
+        parser.error("--examples must be at least 1")
+    try:
+        report = audit(
+            args.target, examples=args.examples, seed=args.seed, cls=args.cls, backward=args.backward,
+            data=args.data, grad=args.grad,
+        )  # fmt: skip
+    except EngineNotFound as exc:
+        print(f"could not audit {args.target}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a failure of the harness itself: still one line, and exit 2
+        print(f"could not audit {args.target}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    print(report.to_json() if args.json else report)
+    return 1 if report.defects else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

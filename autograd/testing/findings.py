@@ -1,0 +1,40 @@
+"""What an audit reports: findings, classified, and each check's outcome (contract C3).
+
+A *defect* (``DEFECT_KINDS``) is a confirmed fault of the engine under test; every
+other kind is information a maintainer wants to know (a convention, a missing op,
+how deep backward can go, garbage the engine accepts).  ``audit.py`` re-exports
+these; probes and checks build them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DEFECT_KINDS", "FINDING_KINDS", "INFORMATION_KINDS", "CheckOutcome", "Finding"]
+
+DEFECT_KINDS = ("wrong_gradient", "wrong_value", "crash", "nondeterministic")
+INFORMATION_KINDS = ("accepts_invalid", "depth_limit", "convention", "unsupported", "inconclusive")
+FINDING_KINDS = (*DEFECT_KINDS, *INFORMATION_KINDS)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing an audit found; ``(kind, op)`` is its identity for deduplication."""
+
+    kind: str  # one of FINDING_KINDS
+    check: str  # the check or probe that found it, e.g. "symbolic", "edge_points", "depth"
+    summary: str  # one line
+    op: str | None = None  # the op of the table involved
+    reproducer: str = ""  # runnable Python: imports the engine under test, prints expected vs actual
+    expected: str = ""
+    actual: str = ""
+
+
+@dataclass
+class CheckOutcome:
+    """A check's verdict: "failed" only when it holds a defect finding."""
+
+    name: str
+    status: str  # "passed" | "failed" | "not_applicable"
+    findings: list[Finding]
+    reason: str = ""  # why not applicable / what was run

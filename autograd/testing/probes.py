@@ -1,0 +1,847 @@
+"""Probes: what an audit asks of an engine beside the gradient checks on random graphs.
+
+Each probe is ``probe_NAME(engine, *, examples, seed) -> CheckOutcome`` and builds
+everything it needs itself, so the probes are independent: a defect one of them
+meets never hides what another would find.  Every finding carries a runnable
+reproducer that imports the engine under test (by the names the engine adapter
+discovered) and prints what was expected and what happened.
+
+``depth``
+    The deepest chain ``y = y*w + b`` whose ``backward()`` completes at Python's
+    default recursion limit (1000), probed up to 100,000 steps: a ``depth_limit``
+    fact.
+``determinism``
+    One float graph with fan-out, whose leaf gradients are sums whose value
+    depends on the order they are added in, built and differentiated several
+    times in this process and in fresh interpreters under several fixed
+    ``PYTHONHASHSEED``\\ s.  Different bits: ``nondeterministic``.  (Engines that
+    keep parents in a ``set`` show it only on floats: rational sums do not
+    depend on the order.)
+``bad_inputs``
+    A str, None, a complex, NaN, a bool and a list as data, and a str operand:
+    accepted without an error at once is ``accepts_invalid`` (with what
+    happened next).
+``edge_points``
+    Points inside each op's domain where engines often go wrong: ``x ** 0``,
+    ``x ** 1``, ``x ** 2`` at 0, relu at 0 (its value), tanh / sigmoid / exp at
+    tiny and large finite inputs.  Expected values come from sympy and mpmath.
+    An exception is a ``crash``, a value off beyond the forward tolerance is
+    ``wrong_value``; a gradient is ``wrong_gradient`` only when sympy's
+    derivative (mpmath) AND central finite differences both reject it, and
+    ``inconclusive`` when only one does.
+``conventions``
+    What a second ``backward()`` does to leaves, interior nodes and the output,
+    how the output gradient is seeded, and relu'(0): ``convention`` facts.
+``support``
+    The ops of the table and the number types (int, Fraction) the engine lacks:
+    ``unsupported`` facts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy  # type: ignore[import-untyped]
+
+from autograd.testing.engines import resolve_engine
+from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding
+from autograd.testing.graph import Graph, Node
+from autograd.testing.ops import OPS, const_source
+from autograd.testing.oracles import EPS, FD_ATOL, FD_RTOL, SYMBOLIC_SAFETY, TINY, _compare, _fd_row
+
+__all__ = [
+    "PROBES",
+    "probe_bad_inputs",
+    "probe_conventions",
+    "probe_depth",
+    "probe_determinism",
+    "probe_edge_points",
+    "probe_support",
+]
+
+
+# ---------------------------------------------------------------------- the engine's names (C1)
+class _Accessors:
+    """Stand-in for the engine adapter's accessors until ``engines.Engine`` has them."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.Value = engine.Value
+        self.name = engine.name
+        self.class_name = engine.Value.__name__
+        self.data_attr, self.grad_attr, self.backward_method = "data", "grad", "backward"
+
+    def make(self, x: Any) -> Any:
+        return self.Value(x)
+
+    def data(self, v: Any) -> Any:
+        return getattr(v, self.data_attr)
+
+    def grad(self, v: Any) -> Any:
+        return getattr(v, self.grad_attr)
+
+    def set_grad(self, v: Any, g: Any) -> None:
+        setattr(v, self.grad_attr, g)
+
+    def backward(self, v: Any) -> None:
+        getattr(v, self.backward_method)()
+
+    def supports(self, op_name: str) -> bool:
+        return bool(self.engine.supports(op_name))
+
+    def import_line(self) -> str:
+        return f"from {self.name} import {self.class_name}"
+
+
+def _adapter(target: Any) -> Any:
+    eng = resolve_engine(target)
+    return eng if hasattr(eng, "import_line") else _Accessors(eng)
+
+
+# ---------------------------------------------------------------------- shared helpers
+def _outcome(name: str, findings: list[Finding], reason: str) -> CheckOutcome:
+    failed = any(f.kind in DEFECT_KINDS for f in findings)
+    return CheckOutcome(name, "failed" if failed else "passed", findings, reason)
+
+
+def _show(x: Any) -> str:
+    """A number as a person writes it (numpy's float64 shows as a float)."""
+    return repr(float(x)) if isinstance(x, float) else repr(x)
+
+
+def _same_const(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b  # 2 and 2.0 are different constants here
+
+
+def _error(exc: BaseException) -> str:
+    """One line: the exception's type and message, without object addresses (they vary by run)."""
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", f"{type(exc).__name__}: {exc}")[:300]
+
+
+def _program(eng: Any, *lines: str) -> str:
+    """A reproducer: the engine's import, then ``lines`` (which use ``{V}``, ``{data}``, ... names)."""
+    names = {
+        "V": eng.class_name,
+        "data": eng.data_attr,
+        "grad": eng.grad_attr,
+        "backward": eng.backward_method,
+    }
+    return "\n".join([eng.import_line(), *(line.format(**names) for line in lines)])
+
+
+def _merge_by_op(findings: list[Finding]) -> list[Finding]:
+    """One finding per (kind, op): the first keeps its reproducer, the rest are named in its summary."""
+    merged: dict[tuple[str, str | None], list[Finding]] = {}
+    for f in findings:
+        merged.setdefault((f.kind, f.op), []).append(f)
+    out = []
+    for group in merged.values():
+        first = group[0]
+        if len(group) > 1:
+            also = "; ".join(f.summary for f in group[1:3])
+            if len(group) > 3:
+                also += f"; {len(group) - 3} more points"
+            first = Finding(
+                first.kind,
+                first.check,
+                f"{first.summary} (also: {also})",
+                first.op,
+                first.reproducer,
+                first.expected,
+                first.actual,
+            )
+        out.append(first)
+    return out
+
+
+# ---------------------------------------------------------------------- depth
+DEFAULT_RECURSION_LIMIT = 1000
+DEPTH_MAX = 100_000
+
+
+def _chain_backward(eng: Any, steps: int) -> BaseException | None:
+    """Build ``y = y*w + b`` ``steps`` times and run backward; the exception, or None."""
+    try:
+        w, b, y = eng.make(0.5), eng.make(1.0), eng.make(1.0)
+        for _ in range(steps):
+            y = y * w + b
+        eng.backward(y)
+    except Exception as exc:  # RecursionError, or whatever the engine raises that deep
+        return exc
+    return None
+
+
+def _at_default_recursion_limit(run: Callable[[], Any]) -> Any:
+    """``run()`` in a fresh thread (an empty stack) with the recursion limit at Python's default."""
+    result: list[Any] = []
+    thread = threading.Thread(target=lambda: result.append(run()))
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(DEFAULT_RECURSION_LIMIT)
+    try:
+        thread.start()
+        thread.join()
+    finally:
+        sys.setrecursionlimit(old)
+    return result[0]
+
+
+def probe_depth(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
+    """The deepest chain ``y = y*w + b`` that backward survives at the default recursion limit."""
+    eng = _adapter(engine)
+
+    def fails(steps: int) -> BaseException | None:
+        return _at_default_recursion_limit(lambda: _chain_backward(eng, steps))  # type: ignore[no-any-return]
+
+    good, bad, error = 0, None, None
+    for steps in (1, 10, 100, 1000, 10_000, DEPTH_MAX):  # grow by tens, then bisect
+        error = fails(steps)
+        if error is not None:
+            bad = steps
+            break
+        good = steps
+    reason = f"chains y = y*w + b of up to {DEPTH_MAX:,} steps at recursion limit {DEFAULT_RECURSION_LIMIT}"
+    if bad is None:
+        summary = f"backward() survives the deepest chain probed, {DEPTH_MAX:,} steps of y = y*w + b"
+        return _outcome("depth", [Finding("depth_limit", "depth", summary, expected=">= 100,000")], reason)
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        mid_error = fails(mid)
+        if mid_error is None:
+            good = mid
+        else:
+            bad, error = mid, mid_error
+    assert error is not None
+    past = bad + 10  # a few steps more: a script's own stack is a little shallower than the probe's
+    reproducer = _program(
+        eng,
+        "import sys",
+        f"sys.setrecursionlimit({DEFAULT_RECURSION_LIMIT})  # Python's default",
+        "w, b, y = {V}(0.5), {V}(1.0), {V}(1.0)",
+        f"for _ in range({past}):",
+        "    y = y * w + b",
+        "try:",
+        "    y.{backward}()",
+        f"    print('backward() completed {past} steps')",
+        "except Exception as exc:",
+        f"    print('expected: backward() completes {past} steps; actual:', type(exc).__name__, exc)",
+    )
+    finding = Finding(
+        "depth_limit",
+        "depth",
+        f"backward() survives chains y = y*w + b of {good:,} steps at the default recursion limit; "
+        f"{bad:,} steps raise {type(error).__name__}",
+        reproducer=reproducer,
+        expected=f"{DEPTH_MAX:,} steps",
+        actual=f"{good:,} steps ({_error(error)})",
+    )
+    return _outcome("depth", [finding], reason)
+
+
+# ---------------------------------------------------------------------- determinism
+#: Hash seeds of the fresh interpreters (fixed, so a verdict never depends on luck).
+HASH_SEEDS = ("0", "1", "2", "3")
+#: Terms whose float sum depends on the order they are added in (exact sum 4.5).
+FAN_OUT_WEIGHTS = (1e16, 1.0, -1e16, 1.0, 3.0, 1e16, -1e16, 0.5, 2.0, -3.0)
+
+_DETERMINISM_BODY = """\
+import json
+
+def gradients():
+    x = {V}(1.0)
+    ws = [{V}(c) for c in {weights}]
+    terms = [x * w for w in ws]  # x fans out to every term
+    y = terms[0]
+    for t in terms[1:]:
+        y = y + t
+    y.{backward}()
+    return [repr(v.{grad}) for v in [x, *ws]], (x, ws, y)
+
+kept, runs = [], []
+for i in range({builds}):
+    kept.append([object() for _ in range(7 * i)])  # the next nodes land elsewhere in memory
+    grads, graph = gradients()
+    kept.append(graph)
+    runs.append(grads)
+print(json.dumps(runs))"""
+
+
+def _child_path() -> str:
+    """Every directory this interpreter imports from, for a fresh one to import the same engine."""
+    return os.pathsep.join(os.path.abspath(p) if p else os.getcwd() for p in sys.path)
+
+
+def _run_in_process(eng: Any, body: str) -> list[Any]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(body, {eng.class_name: eng.Value})
+    return list(json.loads(out.getvalue()))
+
+
+def _run_fresh(program: str, seed: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=_child_path())
+    return subprocess.Popen(
+        [sys.executable, "-c", program], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
+    """The same float graph, differentiated repeatedly here and under several hash seeds: same bits?"""
+    eng = _adapter(engine)
+    builds = max(2, min(examples, 10))
+    names = {"V": eng.class_name, "grad": eng.grad_attr, "backward": eng.backward_method}
+    body = _DETERMINISM_BODY.format(weights=repr(list(FAN_OUT_WEIGHTS)), builds=builds, **names)
+    program = f"{eng.import_line()}\n{body}"
+    runs: dict[str, list[Any]] = {}
+    notes = []
+    try:
+        runs["this process"] = _run_in_process(eng, body)
+    except Exception as exc:
+        notes.append(f"in this process the graph could not be differentiated ({_error(exc)})")
+    children = {s: _run_fresh(program, s) for s in HASH_SEEDS}
+    for s, child in children.items():
+        try:
+            out, err = child.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.communicate()
+            notes.append(f"PYTHONHASHSEED={s}: timed out")
+            continue
+        if child.returncode == 0:
+            runs[f"PYTHONHASHSEED={s}"] = json.loads(out)
+        else:
+            notes.append(f"PYTHONHASHSEED={s}: {(err.strip().splitlines() or ['no output'])[-1]}")
+    reason = (
+        f"{builds} builds of an 11-leaf float graph with fan-out, in this process and in fresh "
+        f"interpreters with PYTHONHASHSEED in {', '.join(HASH_SEEDS)}"
+    )
+    if notes:
+        reason += "; " + "; ".join(notes)
+    if not runs:
+        return CheckOutcome("determinism", "not_applicable", [], reason)
+    seen: dict[str, list[str]] = {}  # the gradients of x, as printed, and where each was seen
+    for where, grads in runs.items():
+        for i, g in enumerate(grads):
+            seen.setdefault(json.dumps(g), []).append(f"{where}, build {i + 1}")
+    if len(seen) == 1:
+        return _outcome("determinism", [], reason)
+    variants = [f"{json.loads(g)[0]} ({places[0]})" for g, places in seen.items()]
+    reproducer = "\n".join(
+        [
+            "import os, subprocess, sys",
+            f"PROGRAM = {program!r}",
+            "for seed in " + repr(HASH_SEEDS[:2]) + ":",
+            "    env = dict(os.environ, PYTHONHASHSEED=seed)",
+            "    out = subprocess.run([sys.executable, '-c', PROGRAM], env=env, capture_output=True,",
+            "                         text=True, check=True).stdout",
+            "    print(f'PYTHONHASHSEED={seed}: d y/d x in each build:', [g[0] for g in eval(out)])",
+            "print('expected: one value, the same in every build and under every seed; actual: above')",
+        ]
+    )
+    finding = Finding(
+        "nondeterministic",
+        "determinism",
+        f"the same float graph gives {len(seen)} different gradients across runs: dy/dx = "
+        + ", ".join(variants[:4]),
+        reproducer=reproducer,
+        expected="the same bits in every run",
+        actual="; ".join(variants),
+    )
+    return _outcome("determinism", [finding], reason)
+
+
+# ---------------------------------------------------------------------- bad inputs
+#: Data that is not a finite real number: (source, value).
+GARBAGE: tuple[tuple[str, Any], ...] = (
+    ("'abc'", "abc"),
+    ("None", None),
+    ("complex(1, 2)", complex(1, 2)),
+    ("float('nan')", math.nan),
+    ("True", True),
+    ("[1]", [1]),
+)
+
+
+def _what_happens_next(eng: Any, v: Any) -> str:
+    """Use an accepted garbage Value as a number: where does it fail, if anywhere?"""
+    steps: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
+        ("v * v", lambda s: s["v"] * s["v"]),
+        ("v * v + v", lambda s: s["y"] + s["v"]),
+        ("backward()", lambda s: eng.backward(s["y"])),
+    ]
+    state = {"v": v, "y": None}
+    for label, step in steps:
+        try:
+            result = step(state)
+        except Exception as exc:
+            return f"fails later, in {label}: {_error(exc)}"
+        if result is not None:
+            state["y"] = result
+    try:
+        return f"never fails: v * v + v = {eng.data(state['y'])!r}, its gradient {eng.grad(v)!r}"
+    except Exception as exc:  # an attribute missing on a half-built Value
+        return f"never fails in arithmetic, then: {_error(exc)}"
+
+
+def probe_bad_inputs(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
+    """Garbage as data and as an operand: refused at once, or accepted silently?"""
+    eng = _adapter(engine)
+    accepted = []
+    for source, x in GARBAGE:
+        try:
+            v = eng.make(x)
+        except Exception:
+            continue  # refused at once: what we want
+        accepted.append((source, _what_happens_next(eng, v)))
+    findings = []
+    if accepted:
+        lines = ["for bad in [" + ", ".join(s for s, _ in accepted) + "]:"]
+        lines += [
+            "    try:",
+            "        v = {V}(bad)",
+            "        y = v * v + v",
+            "        y.{backward}()",
+            "        print(repr(bad), 'expected: an error at once; actual: accepted, v*v+v =', y.{data})",
+            "    except Exception as exc:",
+            "        print(repr(bad), 'expected: an error at once; actual: accepted, then', repr(exc))",
+        ]
+        findings.append(
+            Finding(
+                "accepts_invalid",
+                "bad_inputs",
+                f"accepts {len(accepted)} of {len(GARBAGE)} invalid data values without an error: "
+                + "; ".join(f"{s} {what}" for s, what in accepted),
+                reproducer=_program(eng, *lines),
+                expected="TypeError or ValueError when the Value is made",
+                actual="; ".join(f"{s}: accepted, {what}" for s, what in accepted),
+            )
+        )
+    findings += _str_operand(eng)
+    reason = f"{len(GARBAGE)} invalid data values ({', '.join(s for s, _ in GARBAGE)}) and v * 's'"
+    return _outcome("bad_inputs", findings, reason)
+
+
+def _str_operand(eng: Any) -> list[Finding]:
+    for start in (2, 2.0):  # an int first: "s" * 2 is a str in Python, so int data shows more
+        try:
+            v = eng.make(start)
+        except Exception:
+            continue
+        try:
+            w = v * "s"
+        except Exception:
+            return []  # refused at once
+        try:
+            got = repr(eng.data(w))
+        except Exception as exc:
+            got = f"a Value whose data cannot be read ({_error(exc)})"
+        reproducer = _program(
+            eng,
+            f"v = {{V}}({start!r})",
+            "try:",
+            "    w = v * 's'",
+            "    print(\"expected: TypeError for v * 's'; actual: accepted, data =\", repr(w.{data}))",
+            "except Exception as exc:",
+            "    print('refused:', repr(exc))",
+        )
+        return [
+            Finding(
+                "accepts_invalid",
+                "bad_inputs",
+                f"v * 's' with v = {start!r} is accepted: data {got}",
+                "mul",
+                reproducer,
+                "TypeError naming the op and the str",
+                f"accepted, data {got}",
+            )
+        ]
+    return []
+
+
+# ---------------------------------------------------------------------- edge points
+@dataclass(frozen=True)
+class EdgePoint:
+    """``op`` (with ``const``) at ``x``: inside the op's domain, with a finite value and gradient."""
+
+    op: str
+    x: float
+    const: Any = None
+    check_gradient: bool = True  # relu's derivative at its kink is a convention (see conventions)
+
+    def source(self) -> str:
+        return OPS[self.op].source(["x"], self.const)
+
+    def label(self) -> str:
+        return f"{self.source()} at x = {self.x!r}"
+
+
+TINY_INPUTS = (1e-300, -1e-300, 5e-324, -5e-324)
+EDGE_POINTS: tuple[EdgePoint, ...] = (
+    EdgePoint("powc", 0.0, 0),
+    EdgePoint("powc", 0.0, 1),
+    EdgePoint("powc", 0.0, 2),
+    EdgePoint("relu", 0.0, check_gradient=False),
+    *(EdgePoint(op, x) for op in ("tanh", "sigmoid", "exp") for x in TINY_INPUTS),
+    EdgePoint("tanh", 1e4),
+    EdgePoint("tanh", -1e4),
+    EdgePoint("sigmoid", 1e4),
+    EdgePoint("sigmoid", -1e4),
+    EdgePoint("exp", 700.0),
+    EdgePoint("exp", -700.0),
+)
+#: Ops whose local derivative is formed from O(1) quantities (1 - t*t, s*(1 - s)): rounding
+#: them errs by a few eps absolutely, however small the derivative itself is.
+_BOUNDED_PARTIALS = frozenset({"tanh", "sigmoid"})
+
+
+def _supported(eng: Any, point: EdgePoint) -> bool:
+    spec = OPS[point.op]
+    if not eng.supports(point.op):
+        return False
+    return point.const is None or any(_same_const(point.const, c) for c in spec.usable_consts(eng))
+
+
+def _reference(point: EdgePoint) -> tuple[Any, Any]:
+    """sympy's value and derivative of the op at the point, evaluated by mpmath."""
+    graph = Graph((point.x,), (Node(point.op, (0,), point.const),))
+    value, (grad,) = graph.mp_value_and_gradient()
+    return value, grad
+
+
+def _forward_tol(point: EdgePoint, value: Any) -> float:
+    err = OPS[point.op].fwd_err([point.x], point.const, float(value))
+    return float(SYMBOLIC_SAFETY * (EPS * err + TINY))
+
+
+def _gradient_tol(point: EdgePoint, value: Any, grad: Any) -> float:
+    try:
+        partial_err = float(OPS[point.op].partial_err([point.x], point.const, float(value)))
+    except ZeroDivisionError:  # 1 - t*t with t == 1: the absolute term below covers it
+        partial_err = 0.0
+    absolute = 1.0 if point.op in _BOUNDED_PARTIALS else 0.0
+    return float(SYMBOLIC_SAFETY * (EPS * ((2 + partial_err) * abs(float(grad)) + absolute) + TINY))
+
+
+def _edge_reproducer(eng: Any, point: EdgePoint, want_value: float, want_grad: float | None) -> str:
+    want = f"value {want_value!r}" + ("" if want_grad is None else f", gradient {want_grad!r}")
+    return _program(
+        eng,
+        f"# expected (sympy, evaluated by mpmath): {want}",
+        "try:",
+        f"    x = {{V}}({point.x!r})",
+        f"    y = {point.source()}",
+        "    y.{backward}()",
+        f"    print('expected: {want}; actual: value', repr(y.{{data}}), ', gradient', repr(x.{{grad}}))",
+        "except Exception as exc:",
+        f"    print('expected: {want}; actual:', type(exc).__name__, exc)",
+    )
+
+
+def _probe_point(eng: Any, point: EdgePoint) -> list[Finding]:
+    value, grad = _reference(point)
+    want_value = float(value)
+    want_grad = float(grad) if point.check_gradient else None
+    repro = _edge_reproducer(eng, point, want_value, want_grad)
+    stage = "forward"
+    try:
+        x = eng.make(point.x)
+        y = OPS[point.op].apply(eng, [x], point.const)
+        got_value = eng.data(y)
+        stage = "backward()"
+        eng.backward(y)
+        got_grad = eng.grad(x)
+    except Exception as exc:
+        return [
+            Finding(
+                "crash",
+                "edge_points",
+                f"{point.label()}: {stage} raises {_error(exc)}",
+                point.op,
+                repro,
+                f"value {want_value!r}" + ("" if want_grad is None else f", gradient {want_grad!r}"),
+                _error(exc),
+            )
+        ]
+    findings = []
+    row = _compare("x", point.x, got_value, value, _forward_tol(point, value))
+    if not row.ok:
+        findings.append(
+            Finding(
+                "wrong_value",
+                "edge_points",
+                f"{point.label()}: value {_show(got_value)}, expected {want_value!r}",
+                point.op,
+                repro,
+                repr(want_value),
+                _show(got_value),
+            )
+        )
+    if point.check_gradient:
+        findings += _judge_gradient(eng, point, value, grad, got_grad, repro)
+    return findings
+
+
+def _judge_gradient(eng: Any, point: EdgePoint, value: Any, grad: Any, got: Any, repro: str) -> list[Finding]:
+    """Two independent oracles: sympy's derivative (mpmath) and central differences of the op."""
+    symbolic = _compare("x", point.x, got, grad, _gradient_tol(point, value, grad))
+
+    def f(xs: list[float]) -> float:
+        return float(OPS[point.op].num(xs, point.const))
+
+    numeric = _fd_row(f, [point.x], 0, got, "x", FD_RTOL, FD_ATOL)
+    if symbolic.ok and numeric.ok:
+        return []
+    want = float(grad)
+    judged = f"sympy/mpmath {want!r} ({'agrees' if symbolic.ok else 'differs'}), finite differences "
+    judged += f"{float(numeric.oracle)!r} ({'agrees' if numeric.ok else 'differs'})"
+    kind = "wrong_gradient" if not (symbolic.ok or numeric.ok) else "inconclusive"
+    return [
+        Finding(
+            kind,
+            "edge_points",
+            f"{point.label()}: gradient {_show(got)}; {judged}",
+            point.op,
+            repro,
+            repr(want),
+            _show(got),
+        )
+    ]
+
+
+def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
+    """Each op at the edge points it supports; every point independently of the others."""
+    eng = _adapter(engine)
+    findings: list[Finding] = []
+    skipped = []
+    for point in EDGE_POINTS:
+        if _supported(eng, point):
+            findings += _probe_point(eng, point)
+        else:
+            skipped.append(point.label())
+    reason = f"{len(EDGE_POINTS) - len(skipped)} points inside the ops' domains"
+    if skipped:
+        reason += f" ({len(skipped)} skipped, op or constant not supported: {', '.join(skipped)})"
+    if len(skipped) == len(EDGE_POINTS):
+        return CheckOutcome("edge_points", "not_applicable", [], reason)
+    return _outcome("edge_points", _merge_by_op(findings), reason)
+
+
+# ---------------------------------------------------------------------- conventions
+def _change(first: Any, second: Any) -> str:
+    if second == 2 * first:
+        return "doubled"
+    if second == first:
+        return "unchanged"
+    if second == 0:
+        return "reset to 0"
+    return f"{_show(first)} -> {_show(second)}"
+
+
+def _backward_facts(eng: Any) -> str:
+    """Second backward() on y = (a*b)*a, and the output's gradient seeding."""
+    a, b = eng.make(3.0), eng.make(2.0)
+    h = a * b
+    y = h * a
+    eng.backward(y)
+    first = [eng.grad(v) for v in (a, b, h, y)]
+    eng.backward(y)
+    second = [eng.grad(v) for v in (a, b, h, y)]
+    leaves = sorted({_change(first[0], second[0]), _change(first[1], second[1])})
+    interior = _change(first[2], second[2])
+    accumulates = {
+        "doubled": "interior gradients accumulate across calls",
+        "unchanged": "interior nodes hold the latest pass only",
+    }.get(interior, "")
+    facts = [
+        f"a second backward() on y = (a*b)*a: leaf gradients {' and '.join(leaves)}, interior ones {interior}"
+        + (f" ({accumulates})" if accumulates else "")
+        + f", the output's {_change(first[3], second[3])}"
+    ]
+    a, b = eng.make(3.0), eng.make(2.0)
+    y = (a * b) * a
+    eng.set_grad(y, 5.0)
+    eng.backward(y)
+    seeded = eng.grad(y)
+    seeding = {
+        1: "assigned 1 (a gradient left on it is overwritten)",
+        6: "1 is added to it (a gradient left on it flows back too)",
+    }.get(seeded, f"becomes {_show(seeded)}")
+    facts.append(f"the output's gradient is {seeding}")
+    return "; ".join(facts)
+
+
+_BACKWARD_FACTS_REPRODUCER = (
+    "a, b = {V}(3.0), {V}(2.0)",
+    "h = a * b",
+    "y = h * a",
+    "y.{backward}()",
+    "print('after one backward():  a, b, h, y gradients', a.{grad}, b.{grad}, h.{grad}, y.{grad})",
+    "y.{backward}()",
+    "print('after two backward():  a, b, h, y gradients', a.{grad}, b.{grad}, h.{grad}, y.{grad})",
+    "a, b = {V}(3.0), {V}(2.0)",
+    "y = (a * b) * a",
+    "y.{grad} = 5.0",
+    "y.{backward}()",
+    "print('output gradient 5.0 before backward(), after:', y.{grad})",
+)
+
+
+def probe_conventions(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
+    """Facts about backward() that engines choose differently; none of them is a defect."""
+    eng = _adapter(engine)
+    findings, notes = [], []
+    try:
+        summary = _backward_facts(eng)
+    except Exception as exc:
+        notes.append(f"backward conventions not determined: {_error(exc)}")
+    else:
+        findings.append(
+            Finding("convention", "conventions", summary, None, _program(eng, *_BACKWARD_FACTS_REPRODUCER))
+        )
+    if eng.supports("relu"):
+        try:
+            x = eng.make(0.0)
+            y = x.relu()
+            eng.backward(y)
+            slope = eng.grad(x)
+        except Exception as exc:
+            notes.append(f"relu'(0) not determined: {_error(exc)}")
+        else:
+            reproducer = _program(
+                eng, "x = {V}(0.0)", "x.relu().{backward}()", 'print("relu\'(0) =", x.{grad})'
+            )
+            findings.append(
+                Finding(
+                    "convention", "conventions", f"relu'(0) is taken as {_show(slope)}", "relu", reproducer
+                )
+            )
+    reason = "second backward(), output gradient seeding, relu'(0)"
+    if notes:
+        reason += "; " + "; ".join(notes)
+    return _outcome("conventions", findings, reason)
+
+
+# ---------------------------------------------------------------------- support
+def _op_error(eng: Any, op: str, const: Any) -> str:
+    spec = OPS[op]
+    try:
+        spec.apply(eng, [eng.make(1.5) for _ in range(spec.arity)], const)
+    except Exception as exc:
+        return _error(exc)
+    return "no error"
+
+
+def _fraction(r: Any) -> Fraction:
+    return Fraction(int(r.p), int(r.q))
+
+
+def _number_type_facts(eng: Any) -> list[str]:
+    """What int and Fraction data become: exact through v*v + v and backward, or not."""
+    facts = []
+    v_sym = sympy.Symbol("v")
+    for x in (3, Fraction(1, 3)):
+        kind = type(x).__name__
+        exact = sympy.Rational(x.numerator, x.denominator)
+        want_value = _fraction((v_sym**2 + v_sym).subs(v_sym, exact))
+        want_grad = _fraction(sympy.diff(v_sym**2 + v_sym, v_sym).subs(v_sym, exact))
+        try:
+            v = eng.make(x)
+            y = v * v + v
+            eng.backward(y)
+            data, value, grad = eng.data(v), eng.data(y), eng.grad(v)
+        except Exception as exc:
+            facts.append(f"{kind} data: refused ({_error(exc)})")
+            continue
+        if isinstance(data, float):
+            facts.append(f"{kind} data: silently converted to float ({x!r} -> {data!r})")
+        elif not isinstance(value, (int, Fraction)) or value != want_value:
+            facts.append(f"{kind} data: v * v + v is not exact ({value!r}, exactly {want_value})")
+        elif not isinstance(grad, (int, Fraction)) or grad != want_grad:
+            facts.append(f"{kind} data: the gradient is not exact ({grad!r}, exactly {want_grad})")
+    return facts
+
+
+def _op_reproducer(eng: Any, source: str) -> str:
+    return _program(
+        eng,
+        "from fractions import Fraction",
+        "x, y = {V}(1.5), {V}(1.5)",
+        "try:",
+        f"    {source}",
+        f"    print('{source}: supported')",
+        "except Exception as exc:",
+        f"    print('{source}: unsupported,', type(exc).__name__, exc)",
+    )
+
+
+def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
+    """The ops of the table (constants included) and the number types the engine lacks."""
+    eng = _adapter(engine)
+    findings = []
+    probed = [name for name, spec in OPS.items() if not spec.variadic]  # vsum, dot: optional fused ops
+    for name in probed:
+        spec = OPS[name]
+        usable = spec.usable_consts(eng) if spec.consts else ()
+        if not spec.supported_by(eng):
+            const = spec.consts[0] if spec.consts else None
+            error = _op_error(eng, name, const)
+            source = spec.source(["x", "y"][: spec.arity], const)
+            reproducer = _op_reproducer(eng, source)
+            findings.append(
+                Finding("unsupported", "support", f"{name} ({source}): {error}", name, reproducer)
+            )
+        elif len(usable) < len(spec.consts):
+            missing = [c for c in spec.consts if not any(_same_const(c, u) for u in usable)]
+            const = missing[0]
+            source = spec.source(["x"], const)
+            reproducer = _op_reproducer(eng, source)
+            findings.append(
+                Finding(
+                    "unsupported",
+                    "support",
+                    f"{name}: constants {', '.join(map(const_source, missing))} not supported "
+                    f"({_op_error(eng, name, const)})",
+                    name,
+                    reproducer,
+                )
+            )
+    facts = _number_type_facts(eng)
+    if facts:
+        reproducer = _program(
+            eng,
+            "from fractions import Fraction",
+            "for x in (3, Fraction(1, 3)):",
+            "    try:",
+            "        v = {V}(x)",
+            "        y = v * v + v",
+            "        y.{backward}()",
+            "        print(repr(x), 'expected exact: v*v+v =', x * x + x, 'and d/dv =', 2 * x + 1, ';',",
+            "              'actual:', repr(y.{data}), repr(v.{grad}))",
+            "    except Exception as exc:",
+            "        print(repr(x), 'refused:', type(exc).__name__, exc)",
+        )
+        findings.append(Finding("unsupported", "support", "; ".join(facts), None, reproducer))
+    reason = f"{len(probed)} ops of the table (their reflected forms and constants), int and Fraction data"
+    return _outcome("support", findings, reason)
+
+
+#: The probes by name, in the order an audit runs them.
+PROBES: dict[str, Callable[..., CheckOutcome]] = {
+    "support": probe_support,
+    "edge_points": probe_edge_points,
+    "bad_inputs": probe_bad_inputs,
+    "conventions": probe_conventions,
+    "determinism": probe_determinism,
+    "depth": probe_depth,
+}

@@ -1,0 +1,210 @@
+"""The audit's probes (autograd.testing.probes) on the fixture engines of tests/engines/ and on ours.
+
+Each fixture engine is ``tests.engines.sound`` changed in one place; each probe must find
+exactly that change, nothing on ``sound``, and no defect on our engine.
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+import autograd
+from autograd.testing import probes
+from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS
+from autograd.testing.probes import PROBES
+from tests.engines import (
+    accepts_strings,
+    exp_flushes,
+    float_only,
+    floatifies,
+    interior_accumulates,
+    missing_ops,
+    pow0_crash,
+    recursive,
+    set_parents,
+    sigmoid_overflow,
+    sound,
+    tanh_tiny,
+    wrong_rule,
+)
+
+#: What a probe may report about a correct engine: facts.  Everything else must be caused.
+FACTS = {"convention", "unsupported", "depth_limit"}
+
+#: fixture -> the findings (kind, op) it must cause beyond the facts; nothing else may appear.
+CAUSED = {
+    sound: set(),
+    float_only: set(),
+    floatifies: set(),
+    missing_ops: set(),
+    interior_accumulates: set(),
+    recursive: set(),
+    pow0_crash: {("crash", "powc")},
+    tanh_tiny: {("wrong_value", "tanh")},
+    sigmoid_overflow: {("crash", "sigmoid")},
+    wrong_rule: {("wrong_gradient", "exp")},
+    exp_flushes: {("inconclusive", "exp")},
+    accepts_strings: {("accepts_invalid", None), ("accepts_invalid", "mul")},
+    set_parents: {("nondeterministic", None)},
+}
+
+
+def run(probe, engine):
+    return PROBES[probe](engine, examples=10, seed=0)
+
+
+def caused(outcomes):
+    return {(f.kind, f.op) for o in outcomes for f in o.findings if f.kind not in FACTS}
+
+
+@pytest.mark.parametrize("fixture", list(CAUSED), ids=lambda m: m.__name__.split(".")[-1])
+def test_each_fixture_causes_exactly_its_findings(fixture):
+    outcomes = [run(name, fixture.Value) for name in PROBES if name != "depth"]  # depth: below
+    assert caused(outcomes) == CAUSED[fixture]
+    for outcome in outcomes:
+        assert all(f.kind in FINDING_KINDS for f in outcome.findings)
+        has_defect = any(f.kind in DEFECT_KINDS for f in outcome.findings)
+        assert outcome.status == ("failed" if has_defect else "passed"), outcome
+
+
+def test_our_engine_has_no_defect_and_its_conventions_are_listed():
+    outcomes = {name: run(name, autograd) for name in PROBES}
+    assert caused(outcomes.values()) == set()
+    assert all(o.status == "passed" for o in outcomes.values())
+    assert outcomes["support"].findings == []  # every op of the table, exact int and Fraction data
+    summaries = [f.summary for f in outcomes["conventions"].findings]
+    # the engine's documented semantics (autograd/engine.py docstring)
+    assert "leaf gradients doubled, interior ones unchanged" in summaries[0]
+    assert "the output's gradient is assigned 1" in summaries[0]
+    assert summaries[1] == "relu'(0) is taken as 0"
+    (depth,) = outcomes["depth"].findings
+    assert depth.kind == "depth_limit" and "100,000 steps" in depth.summary
+
+
+def test_one_defect_does_not_hide_another():
+    class Both(pow0_crash.Value, tanh_tiny.Value):
+        pass
+
+    assert caused([run("edge_points", Both)]) == {("crash", "powc"), ("wrong_value", "tanh")}
+
+
+def test_depth_is_bisected_to_the_last_chain_that_survives():
+    (finding,) = run("depth", recursive.Value).findings
+    steps = int(finding.actual.split(" steps")[0].replace(",", ""))
+    # two nested calls of the recursive sort per step (the add and the mul), limit 1000
+    assert 300 < steps < 1000 // 2
+    assert probes._at_default_recursion_limit(
+        lambda: probes._chain_backward(probes._adapter(recursive.Value), steps)
+    ) is None
+    error = probes._at_default_recursion_limit(
+        lambda: probes._chain_backward(probes._adapter(recursive.Value), steps + 1)
+    )
+    assert isinstance(error, RecursionError)
+
+
+def test_depth_restores_the_recursion_limit():
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(before + 123)
+    try:
+        run("depth", recursive.Value)
+        assert sys.getrecursionlimit() == before + 123
+    finally:
+        sys.setrecursionlimit(before)
+
+
+def determinism_program(fixture, builds):
+    eng = probes._adapter(fixture.Value)
+    body = probes._DETERMINISM_BODY.format(
+        weights=repr(list(probes.FAN_OUT_WEIGHTS)), builds=builds, V="Value", grad="grad", backward="backward"
+    )
+    return eng, body
+
+
+def fresh_gradient(fixture, seed):
+    """d y/d x of the determinism graph, built once in a fresh interpreter with this hash seed."""
+    eng, body = determinism_program(fixture, 1)
+    out, err = probes._run_fresh(f"{eng.import_line()}\n{body}", seed).communicate(timeout=60)
+    assert not err
+    return json.loads(out)[0][0]
+
+
+def test_set_ordered_parents_differ_across_the_fixed_hash_seeds_only():
+    # the probe's own seeds: its verdict never depends on this process's (random) hash seed
+    assert len({fresh_gradient(set_parents, s) for s in probes.HASH_SEEDS}) > 1
+    assert len({fresh_gradient(sound, s) for s in probes.HASH_SEEDS}) == 1
+    # within one process the fixture always sums in the same order: the seeds must find it
+    eng, body = determinism_program(set_parents, 5)
+    assert len({json.dumps(grads) for grads in probes._run_in_process(eng, body)}) == 1
+    (finding,) = run("determinism", set_parents.Value).findings
+    assert "PYTHONHASHSEED=" in finding.actual
+
+
+def test_the_fan_out_weights_sum_differently_in_another_order():
+    w = probes.FAN_OUT_WEIGHTS
+    assert math.fsum(w) == 4.5
+    assert {sum(w), sum(reversed(w)), sum(sorted(w))} != {4.5}
+
+
+def test_conventions_are_facts_about_interior_accumulation():
+    mine = run("conventions", interior_accumulates.Value)
+    base = run("conventions", sound.Value)
+    assert mine.status == base.status == "passed"
+    assert "interior ones doubled (interior gradients accumulate across calls)" in mine.findings[0].summary
+    assert "interior ones unchanged (interior nodes hold the latest pass only)" in base.findings[0].summary
+
+
+def unsupported_ops(fixture):
+    return {f.op for f in run("support", fixture.Value).findings if f.op is not None}
+
+
+def test_missing_ops_are_reported_and_never_applied():
+    assert unsupported_ops(missing_ops) - unsupported_ops(sound) == {
+        "rsub", "mulc", "rdiv", "exp", "log", "tanh", "relu", "sigmoid",
+    }  # fmt: skip
+    edge = run("edge_points", missing_ops.Value)
+    assert edge.status == "passed" and "x.tanh() at x = 1e-300" in edge.reason  # skipped, named
+
+
+@pytest.mark.parametrize(
+    ("fixture", "fact"),
+    [(float_only, "Fraction data: refused (TypeError: Value: only floats"),
+     (floatifies, "Fraction data: silently converted to float (Fraction(1, 3) -> 0.3333333333333333)")],
+)  # fmt: skip
+def test_number_types_the_engine_lacks_are_facts(fixture, fact):
+    outcome = run("support", fixture.Value)
+    (numbers,) = [f for f in outcome.findings if f.op is None]
+    assert numbers.kind == "unsupported" and fact in numbers.summary
+    assert outcome.status == "passed"
+
+
+def run_reproducer(code):
+    env = dict(os.environ, PYTHONPATH=probes._child_path())
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize(
+    ("fixture", "probe", "shows"),
+    [(pow0_crash, "edge_points", "expected: value 1.0, gradient 0.0; actual: ZeroDivisionError"),
+     (tanh_tiny, "edge_points", "expected: value 1e-300, gradient 1.0; actual: value 0.0"),
+     (sigmoid_overflow, "edge_points", "expected: value 0.0, gradient 0.0; actual: OverflowError"),
+     (wrong_rule, "edge_points", "expected: value 1.0, gradient 1.0; actual: value 1.0 , gradient 1e-300"),
+     (accepts_strings, "bad_inputs", "'abc' expected: an error at once; actual: accepted, then TypeError"),
+     (recursive, "depth", "actual: RecursionError"),
+     (set_parents, "determinism", "PYTHONHASHSEED=1: d y/d x in each build:")],
+)  # fmt: skip
+def test_reproducers_import_the_engine_under_test_and_show_expected_vs_actual(fixture, probe, shows):
+    finding = run(probe, fixture.Value).findings[0]
+    assert f"from {fixture.__name__} import Value" in finding.reproducer
+    assert shows in run_reproducer(finding.reproducer)
+
+
+def test_our_engine_refuses_every_bad_input_at_once():
+    outcome = run("bad_inputs", autograd)
+    assert outcome.findings == [] and outcome.status == "passed"
+    assert "'abc'" in outcome.reason and "v * 's'" in outcome.reason
