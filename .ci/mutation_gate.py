@@ -13,7 +13,7 @@ Two targets:
   checker's self-tests only, configured by [tool.mutation_gate.oracles].  mutmut
   reads one [tool.mutmut] from the working directory, so this target runs in a
   copy of the project (``mutants-oracles/``) whose [tool.mutmut] is the engine's
-  with those keys replaced (globs in the test selection expanded); survivors
+  with those keys replaced; survivors
   listed in regressions/MUTANTS-oracles.md.  Inspect a mutant there:
   ``cd mutants-oracles && python -m mutmut show NAME``.
 
@@ -76,11 +76,6 @@ def mutmut_config(target: str) -> dict:
     config = dict(pyproject()["tool"]["mutmut"])
     if target != "engine":
         config.update(pyproject()["tool"]["mutation_gate"][target])
-        config["pytest_add_cli_args_test_selection"] = [
-            str(path.relative_to(ROOT))
-            for pattern in config["pytest_add_cli_args_test_selection"]
-            for path in sorted(ROOT.glob(pattern))
-        ]
     return config
 
 
