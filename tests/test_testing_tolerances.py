@@ -198,6 +198,15 @@ def test_s_steps_relative_to_a_large_node():
     assert symbolic_tolerances(graph)[0] == [near(C * EPS * (n * 2e4 + 16e4 * n), rel=1e-9)] * 2
 
 
+def test_s_steps_stay_on_one_side_of_a_nearby_kink():
+    # x1 * relu(-x0) at x0 = -1.5e-6: moving the relu input by its 1e-6 step keeps it positive, so
+    # S_0 = 0 and tol_0 = W_0 = |x1| (4 + 2 + 4) (mul, relu with an exact partial, neg); a step of
+    # 2e-6 would cross 0 and count relu's jump as a sensitivity of 0.5 / 4e-6 per unit
+    graph = Graph((-1.5e-6, 0.5), (Node("neg", (0,)), Node("relu", (2,)), mul(3, 1)))
+    tols, _ = symbolic_tolerances(graph)
+    assert tols[0] == near(C * EPS * 0.5 * 10, rel=1e-9)
+
+
 # ---------------------------------------------------------------------- symbolic: underflow
 # x2 * (x0 * x1) at x0 = x1 = 1e-200: x0 x1 = 1e-400 underflows to 0, so d/dx2 is 0 in floats
 UNDERFLOW = Graph((1e-200, 1e-200, 1.5), (mul(0, 1), mul(3, 2)))
