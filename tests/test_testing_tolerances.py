@@ -74,7 +74,7 @@ def engine_error(graph, j):
 
 
 # ---------------------------------------------------------------------- symbolic: W, backward rounding
-A, B = 0.7, -1.3
+A, B = 0.75, -1.25  # few bits: sums and products of them round to nothing
 PRODUCT = Graph((A, B), (mul(0, 1),))  # x0 * x1: one edge per leaf, nothing forward can move
 
 
@@ -95,11 +95,11 @@ def test_w_is_bounded_a_product_rule_off_by_72_eps_is_caught_and_56_eps_is_not()
 def test_w_is_needed_a_correct_engines_rounded_backward_product_exceeds_the_other_terms():
     # x0 * x1 * x2: the engine computes d/dx0 = x1 * x2 rounded, the exact one is not rounded;
     # no node value moves that gradient (S = 0), so W alone covers it
-    graph = Graph((A, B, 1.1), (mul(0, 1), mul(3, 2)))
+    graph = Graph((0.7, -1.3, 1.1), (mul(0, 1), mul(3, 2)))
     error = engine_error(graph, 0)
     assert error > 0
     tol = symbolic_tolerances(graph)[0][0]
-    w = C * EPS * abs(B * 1.1) * (4 + 4)  # one path, two edges: |x1 x2| * (4 + 4)
+    w = C * EPS * abs(-1.3 * 1.1) * (4 + 4)  # one path, two edges: |x1 x2| * (4 + 4)
     assert tol == near(w, rel=1e-12)
     assert C * TINY < error <= tol
     assert verdicts(graph, autograd) == [True, True, True]
@@ -157,24 +157,24 @@ def test_nodes_that_do_not_reach_the_output_add_nothing():
 
 
 # ---------------------------------------------------------------------- symbolic: S, forward rounding
-# x2 * vsum(x0, x1): 1 + (-0.999) is exact in floats (Sterbenz), but a 2-term sum may be off by
-# 2 * (|x0| + |x1|) eps, which moves d/dx2 = the sum by as much: S_2 = 2 * 1.999 = 3.998.
-CANCEL = Graph((1.0, -0.999, 1.5), (Node("vsum", (0, 1)), mul(3, 2)))
+# x2 * vsum(x0, x1): 1 + (-0.75) is exact in floats, but a 2-term sum may be off by
+# 2 * (|x0| + |x1|) eps, which moves d/dx2 = the sum by as much: S_2 = 2 * 1.75 = 3.5.
+CANCEL = Graph((1.0, -0.75, 1.5), (Node("vsum", (0, 1)), mul(3, 2)))
 
 
 def test_s_of_a_cancelling_sum_by_hand():
-    n = 1.0 - 0.999
+    n = 0.25
     tols, forward = symbolic_tolerances(CANCEL)
     w2 = abs(n) * 4
-    assert tols[2] == near(C * EPS * (2 * 1.999 + w2), rel=1e-7)
+    assert tols[2] == near(C * EPS * (2 * 1.75 + w2), rel=1e-7)
     assert tols[0] == near(C * EPS * 1.5 * (4 + 4), rel=1e-7)  # S_0 = 0: d/dx0 = x2
-    # forward: the sum's bound 3.998 through d out/d n = x2, and the product's own rounding
-    assert forward == near(C * EPS * (3.998 * 1.5 + abs(n * 1.5)), rel=1e-12)
+    # forward: the sum's bound 3.5 through d out/d n = x2, and the product's own rounding
+    assert forward == near(C * EPS * (3.5 * 1.5 + abs(n * 1.5)), rel=1e-12)
 
 
 def test_s_is_bounded_a_slip_just_above_it_is_caught_just_below_it_is_not():
-    n = 1.0 - 0.999
-    tol = C * EPS * (2 * 1.999 + 4 * n)  # d/dx2 = n; the mul rule's slip moves it by n (factor - 1)
+    n = 0.25
+    tol = C * EPS * (2 * 1.75 + 4 * n)  # d/dx2 = n; the mul rule's slip moves it by n (factor - 1)
     assert verdicts(CANCEL, wrong_engine("mul", 1 + 0.9 * tol / n))[2]
     assert not verdicts(CANCEL, wrong_engine("mul", 1 + 1.1 * tol / n))[2]
 
@@ -191,11 +191,12 @@ def test_s_is_needed_a_correct_engines_sum_that_rounds_away_is_within_it():
 
 
 def test_s_steps_relative_to_a_large_node():
-    # n = x0 x1 = 1e8, out = n * n: g_0 = 2 n x1, moved by 2 |x1| per unit of n (a step absolute
-    # to 1e-6 would vanish next to 1e8); W_0 = |x1| (|n| 4 * 2 + 4 * 2 |n|) = 16 |x1 n|
-    graph = Graph((1e4, 1e4), (mul(0, 1), mul(2, 2)))
-    n = 1e8
-    assert symbolic_tolerances(graph)[0] == [near(C * EPS * (n * 2e4 + 16e4 * n), rel=1e-9)] * 2
+    # n = x0 x1 = 2**26, out = n * n: g_0 = 2 n x1, moved by 2 |x1| per unit of n (a step absolute
+    # to 1e-6 would vanish next to 2**26); W_0 = |x1| (|n| 4 * 2 + 4 * 2 |n|) = 16 |x1 n|
+    x = 8192.0
+    n = x * x
+    graph = Graph((x, x), (mul(0, 1), mul(2, 2)))
+    assert symbolic_tolerances(graph)[0] == [near(C * EPS * (n * 2 * x + 16 * x * n), rel=1e-9)] * 2
 
 
 def test_s_steps_stay_on_one_side_of_a_nearby_kink():
