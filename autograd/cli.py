@@ -32,7 +32,9 @@ def moons_loss(
     """
     scores = [cast(Value, model(x)) for x in points]  # one output neuron: a single Value
     margins = [(1 - y * s).relu() for y, s in zip(labels, scores, strict=True)]
-    data_loss = vsum(margins) / len(margins)
+    # * (1.0 / n), as micrograd's demo writes it: a float mean keeps the backward pass in floats
+    # (/ n with an int n would send the exact Fraction 1/n back through every point)
+    data_loss = vsum(margins) * (1.0 / len(margins))
     reg = alpha * vsum(p * p for p in model.parameters())
     correct = sum((y > 0) == (s.data > 0) for y, s in zip(labels, scores, strict=True))
     return data_loss + reg, correct / len(labels)
@@ -203,13 +205,14 @@ def _iterate(
     """``point = update(point, gradient)`` until ``|gradient| < tol`` or ``max_steps`` steps."""
     point = list(start)
     rows: list[Row] = []
-    for step in range(max_steps + 1):
+    step = 0
+    while True:
         loss, gradient, norm = _loss_and_gradient(point)
         rows.append((step, loss, norm, point))
         if norm < tol or step == max_steps:
-            break
+            return rows
         point = update(point, gradient)
-    return rows
+        step += 1
 
 
 def newton(start: Sequence[float], tol: float, max_steps: int) -> list[Row]:

@@ -77,6 +77,7 @@ Rule = Callable[["Value"], None]
 
 _INF = math.inf
 _NEG_INF = -math.inf  # a constant: -_INF would build a new float at every check
+_ZERO = 0  # (see _topological_order)
 
 
 class Value:
@@ -259,7 +260,6 @@ class Value:
             self.grad = _accumulate(self.grad, _constant(1)) if create_graph else self.grad + 1
             return
         order, leaves, before = _topological_order(self)
-        node = self
         try:
             if create_graph:
                 self.grad = _constant(1)
@@ -271,22 +271,26 @@ class Value:
                 for node in reversed(order):
                     node._back(node)  # type: ignore[misc]  # only interior nodes are listed
         except BaseException as exc:  # e.g. float ** int out of range inside the pow rule
-            for leaf, grad in zip(leaves, before):
-                leaf.grad = grad  # leave the leaves as they were before this pass
+            for leaf in leaves:  # leave the leaves as they were before this pass
+                leaf.grad = 0
+            for leaf, earlier in zip(leaves, before):
+                leaf.grad = earlier
             if isinstance(exc, OverflowError):
                 raise OverflowError(f"backward: the gradient through {node.op} {node!r} overflowed") from exc
             raise
         if create_graph:
-            for node in order:
+            for leaf, earlier in zip(leaves, before):
+                leaf.grad = _accumulate(earlier, leaf.grad)
+            for node in (*order, *leaves):
                 if type(node.grad) is not Value:  # no share reached it
                     node.grad = _constant(0)
-            for leaf, grad in zip(leaves, before):
-                leaf.grad = _accumulate(grad, leaf.grad)
             return
-        for leaf, grad in zip(leaves, before):
-            leaf.grad = grad = grad + leaf.grad
+        for leaf, earlier in zip(leaves, before):
+            leaf.grad = earlier + leaf.grad
+        for leaf in leaves:
+            total = leaf.grad
             try:
-                if _NEG_INF < grad < _INF:
+                if _NEG_INF < total < _INF:
                     continue
             except TypeError:  # a Value kept from backward(create_graph=True); its + checked overflow
                 continue
@@ -323,12 +327,20 @@ def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Val
     """
     if len(ws) != len(xs):
         raise ValueError(f"dot: length mismatch, {len(ws)} weights and {len(xs)} inputs")
-    n = len(ws)
     operands: tuple[Any, ...] = (*ws, *xs, start)
-    for operand in operands:
-        if type(operand) is not Value:  # numbers among them: make them constants
-            operands = tuple(v if type(v) is Value else _as_value(v, "dot") for v in operands)
-            break
+    if type(start) is Value:
+        # All Values, the usual case: the type check rides along in the summing loop
+        # (one loop instead of two: a neuron's forward pass is mostly this loop).
+        total = start.data
+        for w, x in zip(ws, xs):
+            if type(w) is not Value or type(x) is not Value:
+                break
+            total += w.data * x.data
+        else:
+            return _node(total, operands, None, _dot_back)
+    # numbers among the operands: make them constants, then sum again from the start
+    operands = tuple(v if type(v) is Value else _as_value(v, "dot") for v in operands)
+    n = len(ws)
     total = operands[-1].data
     for w, x in zip(operands[:n], operands[n:-1]):
         total += w.data * x.data
@@ -337,26 +349,29 @@ def dot(ws: Sequence[Operand], xs: Sequence[Operand], start: Operand = 0) -> Val
 
 # ---------------------------------------------------------------------- the graph walk
 def _topological_order(root: Value) -> tuple[list[Value], list[Value], list[Any]]:
-    """The interior nodes below ``root`` in topological order, and its leaves.
+    """The interior nodes below ``root`` in topological order, its leaves, and what they held.
 
     An iterative depth-first search (an explicit stack, never recursion) marks
     each node it visits, so each interior node is listed exactly once, after
     every node it feeds on.  A node used twice by one op (``a * a``) is listed
     once and later simply receives two shares.  On the way it prepares the
     pass: every interior node's ``grad`` is set to 0 (a pass's gradient only),
-    and so is every leaf's, whose earlier gradient is returned in the third
-    list (each pass sums a leaf's shares from 0 and adds the total once).
+    and so is every leaf's (each pass sums a leaf's shares from 0 and adds the
+    total once).  ``before[i]`` is the gradient ``leaves[i]`` held before the
+    pass; the leaves after the first ``len(before)`` held the int 0 already.
     """
     # Each node's _mark says where the search is with it.  The marks are
     # new objects for every pass, so a mark left by an earlier pass (even
     # one cut short by an error) never matches and nothing needs resetting.
     opened, listed = object(), object()
     order: list[Value] = []
-    leaves: list[Value] = []  # each leaf once, with the gradient it had before this pass
+    leaves: list[Value] = []  # each leaf once: first those kept with their gradient in before,
     before: list[Any] = []
+    zeroed: list[Value] = []  # then those that held the int 0
     stack = [root]
     # bound methods, looked up once: this loop runs once per edge of the graph
-    push, list_node, list_leaf, keep_grad = stack.append, order.append, leaves.append, before.append
+    push, list_node, keep_leaf, keep_grad = stack.append, order.append, leaves.append, before.append
+    list_zeroed = zeroed.append
     while stack:
         node = stack.pop()
         mark = node._mark
@@ -373,12 +388,19 @@ def _topological_order(root: Value) -> tuple[list[Value], list[Value], list[Any]
                     continue  # already listed in this pass (leaves are listed at once)
                 if child._back is None:
                     child._mark = listed
-                    list_leaf(child)
-                    keep_grad(child.grad)
-                    child.grad = 0  # this pass's share is summed from 0, then added once
+                    # After zero_grad() a leaf holds the int 0 (CPython has one int 0, so `is` finds
+                    # it): its shares can be summed in place, 0 + total being total.  Anything else
+                    # (0.0, -0.0, a Value) is kept and added back after the pass.
+                    if child.grad is _ZERO:
+                        list_zeroed(child)
+                    else:
+                        keep_leaf(child)
+                        keep_grad(child.grad)
+                        child.grad = 0
                 else:
                     push(child)  # (an opened child would mean a cycle)
         # listed: a stale second copy on the stack, already listed
+    leaves += zeroed
     return order, leaves, before
 
 
@@ -687,7 +709,7 @@ def _accumulate(before: Any, now: Any) -> Value:
     """A leaf's gradient after a create_graph pass: its earlier gradient plus this pass's Value."""
     if type(now) is not Value:  # no share reached the leaf in this pass
         return before if type(before) is Value else _constant(before)
-    if type(before) is not Value and before == 0:
+    if before == 0:  # (never true of a Value: Values compare by identity)
         return now  # no `0 + now` node
     return before + now  # type: ignore[no-any-return]
 

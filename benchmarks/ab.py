@@ -1,22 +1,21 @@
-"""``python -m benchmarks.ab OLD NEW``: two versions of the engine, side by side in one process.
+"""``python -m benchmarks.ab OLD NEW [MORE ...]``: versions of the engine, side by side in one process.
 
-OLD and NEW are each a directory holding ``engine.py`` and ``nn.py`` (an
+Each argument is a directory holding ``engine.py`` and ``nn.py`` (an
 ``autograd/`` folder), e.g. one written by ``git worktree add /tmp/old REV``.
 Each version is loaded under its own module name; then the one-sample step,
-the whole-batch step and the chain (20,000 steps) run alternately on both,
-every run from a collected heap with the GC on, timed by the process's CPU
-time.  This is how DESIGN.md measured what each change to the engine bought.
+the whole-batch step and the chain (20,000 steps) run alternately on all of
+them, every run from a collected heap with the GC on, timed by the process's
+CPU time; each version's time is also given over the first one's, pair by pair.
+This is how DESIGN.md measured what each change to the engine bought.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib.util
 import statistics
 import sys
 import types
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,14 @@ from autograd.datasets import make_moons
 from benchmarks import timing
 from benchmarks.workloads import chain as timed_chain
 from benchmarks.workloads import one_sample_step
+
+CHAIN_STEPS = 20_000
+#: workload -> (default repeats, unit scale, unit, phase names)
+WORKLOADS: dict[str, tuple[int, float, str, tuple[str, ...]]] = {
+    "one-sample step": (200, 1e6, "µs", ("zero_grad", "forward", "backward")),
+    "batch step": (9, 1e3, "ms", ("forward", "backward")),
+    "chain, per node": (15, 1e9 / (2 * CHAIN_STEPS), "ns", ("forward", "backward")),
+}
 
 
 def load(tag: str, folder: Path) -> tuple[Any, Any]:
@@ -40,14 +47,14 @@ def load(tag: str, folder: Path) -> tuple[Any, Any]:
     return engine, nn
 
 
-def workloads(engine: Any, nn: Any) -> dict[str, Callable[[], tuple[tuple[float, float], Any]]]:
+def workloads(engine: Any, nn: Any) -> dict[str, timing.Run]:
     model = nn.MLP(2, [16, 16, 1], nonlin="relu", seed=0)
     points, labels = make_moons(200, noise=0.1, seed=0)
 
-    def one_sample() -> tuple[tuple[float, float], Any]:
+    def one_sample() -> tuple[tuple[float, ...], Any]:
         return one_sample_step(model, points[0])
 
-    def batch() -> tuple[tuple[float, float], Any]:
+    def batch() -> tuple[tuple[float, ...], Any]:
         t0 = timing.clock()
         scores = [model(x) for x in points]
         margins = [(1 - y * s).relu() for y, s in zip(labels, scores, strict=True)]
@@ -57,39 +64,43 @@ def workloads(engine: Any, nn: Any) -> dict[str, Callable[[], tuple[tuple[float,
         loss.backward()
         return (t1 - t0, timing.clock() - t1), loss
 
-    def chain(n: int = 20_000) -> tuple[tuple[float, float], Any]:
-        (forward, backward), y = timed_chain(engine.Value, n)
-        return (forward / (2 * n), backward / (2 * n)), y
+    def chain() -> tuple[tuple[float, ...], Any]:
+        return timed_chain(engine.Value, CHAIN_STEPS)
 
     return {"one-sample step": one_sample, "batch step": batch, "chain, per node": chain}
 
 
+def compare(
+    versions: dict[str, dict[str, timing.Run]], repeats: int = 0
+) -> dict[str, dict[str, list[tuple[float, ...]]]]:
+    """Each workload run alternately on every version: workload -> version -> phase times."""
+    names = list(next(iter(versions.values())))
+    return {
+        name: timing.alternate(
+            {version: runs[name] for version, runs in versions.items()}, repeats or WORKLOADS[name][0]
+        )
+        for name in names
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ab", description=__doc__.splitlines()[0])
-    parser.add_argument("old", type=Path)
-    parser.add_argument("new", type=Path)
+    parser.add_argument("versions", type=Path, nargs="+", metavar="DIR", help="OLD NEW [MORE ...]")
     parser.add_argument("--repeats", type=int, default=0, help="runs of each (default: 200, 9 and 15)")
     args = parser.parse_args(argv)
-    versions = {"old": workloads(*load("old", args.old)), "new": workloads(*load("new", args.new))}
-    repeats = {"one-sample step": 200, "batch step": 9, "chain, per node": 15}
-    units = {"one-sample step": (1e6, "µs"), "batch step": (1e3, "ms"), "chain, per node": (1e9, "ns")}
-    for name, default_repeats in repeats.items():
-        samples: dict[str, list[tuple[float, float]]] = {"old": [], "new": []}
-        for _ in range(args.repeats or default_repeats):
-            for version, work in versions.items():
-                gc.collect()
-                phases, graph = work[name]()
-                del graph
-                samples[version].append(phases)
-        scale, unit = units[name]
+    if len(args.versions) < 2:
+        parser.error("give at least two versions (OLD NEW)")
+    versions = {str(folder): workloads(*load(f"v{i}", folder)) for i, folder in enumerate(args.versions)}
+    width = max(map(len, versions))
+    for name, samples in compare(versions, args.repeats).items():
+        _, scale, unit, phases = WORKLOADS[name]
+        first = next(iter(samples.values()))
         for version, runs in samples.items():
-            fwd = statistics.median(r[0] for r in runs) * scale
-            bwd = statistics.median(r[1] for r in runs) * scale
-            total = statistics.median(r[0] + r[1] for r in runs) * scale
-            print(
-                f"{name:16} {version}: forward {fwd:8.1f} {unit}  backward {bwd:8.1f} {unit}  "
-                f"total {total:8.1f} {unit}"
-            )
+            medians = [statistics.median(r[i] for r in runs) * scale for i in range(len(phases))]
+            parts = "  ".join(f"{p} {m:8.1f} {unit}" for p, m in zip(phases, medians, strict=True))
+            total = statistics.median(sum(r) for r in runs) * scale
+            over_first = statistics.median(sum(r) / sum(f) for r, f in zip(runs, first, strict=True))
+            print(f"{name:16} {version:{width}}: {parts}  total {total:8.1f} {unit}  /first {over_first:.3f}")
     return 0
 
 

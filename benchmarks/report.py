@@ -22,6 +22,8 @@ class Row:
     ratio: Spread | None  # micrograd / ours, paired run by run
     unit: str  # "s" (shown as ns..s), "B", "ns/node", "steps"
     note: str = ""
+    plain: Spread | None = None  # the plain-float reference (benchmarks/reference.py)
+    vs_plain: Spread | None = None  # ours / plain, paired run by run
 
 
 @dataclass
@@ -33,6 +35,38 @@ class ChainRow:
     micrograd: Spread | None = None
     ratio: Spread | None = None
     raised_limit: bool = False  # micrograd measured with the recursion limit raised
+    plain: Spread | None = None
+    vs_plain: Spread | None = None
+
+
+@dataclass
+class MethodRow:
+    """One workload's ratios under one way of timing (the GC collected before each run or not; clock)."""
+
+    label: str
+    collected: bool
+    clock: str
+    pairs: int
+    ratio: Spread  # micrograd / ours
+    vs_plain: Spread  # ours / plain
+
+
+@dataclass
+class Target:
+    name: str
+    met: bool | None  # None: not measured in this run
+    measured: str
+    vs_plain: str = ""
+
+
+@dataclass
+class Section:
+    """A titled block of Markdown: a paragraph, then a table given as a header and rows."""
+
+    title: str
+    text: str
+    header: list[str]
+    rows: list[list[str]]
 
 
 @dataclass
@@ -43,6 +77,9 @@ class Results:
     notes: list[str] = field(default_factory=list)
     quick: bool = False
     clock: str = "cpu"
+    targets: list[Target] = field(default_factory=list)
+    methods: list[MethodRow] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------- formatting
@@ -101,21 +138,12 @@ def machine() -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------- text
-def table(results: Results) -> str:
-    head = ("benchmark", "ours: median (min–max)", "micrograd: median (min–max)", "micrograd / ours")
-    lines = [
-        [r.label, spread(r.ours, r.unit), spread(r.micrograd, r.unit), ratio(r.ratio)] for r in results.rows
-    ]
-    lines += [
-        [
-            f"chain N={c.n:,}: fwd+bwd per node" + (" [mg: raised limit]" if c.raised_limit else ""),
-            spread(c.ours, "s"),
-            spread(c.micrograd, "s"),
-            ratio(c.ratio),
-        ]
-        for c in results.chain
-    ]
-    widths = [max(len(head[i]), *(len(line[i]) for line in lines)) for i in range(4)]
+def verdict(t: Target) -> str:
+    return "not measured" if t.met is None else "met" if t.met else "NOT met"
+
+
+def columns(head: list[str], lines: list[list[str]]) -> str:
+    widths = [max([len(head[i]), *(len(line[i]) for line in lines)]) for i in range(len(head))]
     out = [
         "  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)),
         "  ".join("-" * w for w in widths),
@@ -124,40 +152,141 @@ def table(results: Results) -> str:
     return "\n".join(out)
 
 
+def row_cells(r: Row, label: str) -> list[str]:
+    return [
+        label,
+        spread(r.ours, r.unit),
+        spread(r.micrograd, r.unit),
+        spread(r.plain, r.unit),
+        ratio(r.ratio),
+        ratio(r.vs_plain),
+    ]
+
+
+METHOD_HEAD = [
+    "workload",
+    "heap collected before each run",
+    "clock",
+    "pairs",
+    "micrograd / ours",
+    "ours / plain",
+]
+
+
+def method_cells(m: MethodRow) -> list[str]:
+    return [m.label, "yes" if m.collected else "no", m.clock, str(m.pairs), ratio(m.ratio), ratio(m.vs_plain)]
+
+
+def table(results: Results) -> str:
+    head = [
+        "benchmark",
+        "ours: median (min–max)",
+        "micrograd",
+        "plain float",
+        "micrograd / ours",
+        "ours / plain",
+    ]
+    lines = [row_cells(r, r.label) for r in results.rows]
+    lines += [
+        [
+            f"chain N={c.n:,}: fwd+bwd per node" + (" [mg: raised limit]" if c.raised_limit else ""),
+            spread(c.ours, "s"),
+            spread(c.micrograd, "s"),
+            spread(c.plain, "s"),
+            ratio(c.ratio),
+            ratio(c.vs_plain),
+        ]
+        for c in results.chain
+    ]
+    out = [columns(head, lines)]
+    if results.methods:
+        out += ["", "micrograd / ours and ours / plain float, timed four ways (medians of paired ratios):"]
+        out.append(columns(METHOD_HEAD, [method_cells(m) for m in results.methods]))
+    for section in results.sections:
+        out += ["", f"{section.title}:"]
+        out += [columns(section.header, section.rows)] if section.rows else [section.text]
+    return "\n".join(out)
+
+
+def targets_text(results: Results) -> str:
+    out = ["", "Targets (issue 10):"]
+    out += [
+        f"  [{verdict(t)}] {t.name}: {t.measured}"
+        + (f"; ours / plain float {t.vs_plain}" if t.vs_plain else "")
+        for t in results.targets
+    ]
+    return "\n".join(out)
+
+
+def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return [
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+        *("| " + " | ".join(row) + " |" for row in rows),
+    ]
+
+
 def markdown(results: Results, plot_name: str | None) -> str:
     m = machine()
     deepest = results.micrograd_deepest
+    clock = (
+        "the process's CPU time (`time.process_time`), which counts the garbage collector but, "
+        "unlike wall time, not the time the OS gives to other processes on this shared machine"
+        if results.clock == "cpu"
+        else "wall time (`time.perf_counter`)"
+    )
     md = [
-        "# Benchmarks: this engine side by side with micrograd",
+        "# Benchmarks: this engine side by side with micrograd and with plain floats",
         "",
         "Written by `python -m benchmarks` (`tox -e bench`); do not edit by hand.",
         "",
         f"- Date: {m['date']}",
         f"- Machine: {m['machine']}",
         f"- Python: {m['python']}; micrograd {m['micrograd']}",
-        "- Method: one process runs the same work on both engines, alternating runs; every timed run",
-        "  starts from a collected heap (`gc.collect()`) and runs with the garbage collector on, as users",
-        "  run; freeing the graph afterwards is not timed.  Times are medians with (min–max) over the",
-        "  repeats; a ratio is micrograd's time over ours, taken run by run (each pair ran back to back),",
-        "  then the median (min–max) of those ratios.",
-        "- Clock: "
-        + (
-            "the process's CPU time (`time.process_time`), which counts the garbage collector but, "
-            "unlike wall time, not the time the OS gives to other processes on this shared machine "
-            "(`--clock wall` measures wall time)."
-            if results.clock == "cpu"
-            else "wall time (`time.perf_counter`)."
-        ),
-        "- The network on both sides: `MLP(2, [16, 16, 1])`, ReLU hidden layers, linear output, 337",
-        "  parameters, the same weights (ours copied into micrograd's model).",
+        "- Three lines side by side: ours, micrograd 0.1.0, and **plain float**, the same arithmetic",
+        "  written by hand on lists of floats in the same order, no graph (`benchmarks/reference.py`; it",
+        "  computes the same losses and gradients as ours bit for bit, which",
+        "  `tests/test_benchmarks_reference.py` checks).  Plain float is the physical-limit line: what a",
+        "  scalar engine in CPython cannot go below.",
+        "- How the ratios in the main tables are taken: one process runs the same work on all three,",
+        "  alternating runs (ours, micrograd, plain, ours, ...); **before every timed run the heap is",
+        "  collected (`gc.collect()`)**, and the run goes with the garbage collector on, as users run;",
+        "  freeing the graph afterwards is not timed.  Each run is timed by **" + clock + "**.",
+        "  Times are medians with (min–max) over the repeats; a ratio is taken pair by pair (runs made",
+        "  back to back), then the median (min–max) of those ratios.  The section *The same ratios,",
+        "  timed four ways* gives them with and without the collection and by CPU and by wall time.",
+        "- The network everywhere: `MLP(2, [16, 16, 1])`, ReLU hidden layers, linear output, 337",
+        "  parameters, the same weights (ours copied into micrograd's model and into the plain lists).",
+        "- The one-sample step is a training step's work on one input: `zero_grad()`, forward, backward.",
     ]
     if results.quick:
         md += ["", "**A `--quick` run: few repeats and small sizes; not the numbers to quote.**"]
-    md += ["", "## Summary", "", "| benchmark | ours | micrograd | micrograd / ours |", "|---|---|---|---|"]
-    md += [
-        f"| {r.label} | {spread(r.ours, r.unit)} | {spread(r.micrograd, r.unit)} | {ratio(r.ratio)} |"
-        for r in results.rows
-    ]
+    if results.targets:
+        md += ["", "## Targets (issue 10)", ""]
+        md += md_table(
+            ["target", "verdict", "measured", "ours / plain float"],
+            [[t.name, verdict(t), t.measured, t.vs_plain or "—"] for t in results.targets],
+        )
+    md += ["", "## Summary", ""]
+    md += md_table(
+        ["benchmark", "ours", "micrograd", "plain float", "micrograd / ours", "ours / plain float"],
+        [row_cells(r, r.label.replace("  ", "&nbsp;&nbsp;", 1)) for r in results.rows],
+    )
+    if results.methods:
+        md += [
+            "",
+            "## The same ratios, timed four ways",
+            "",
+            "Each row is its own alternation of the three lines (ours, micrograd, plain float) in the same",
+            "process.  *Collected*: `gc.collect()` before every timed run, so no run pays for another's",
+            "garbage.  *Not collected*: runs follow each other with only the GC's own collections, as in",
+            "a training loop; micrograd's graphs are cyclic garbage, which its later runs then pay for.",
+            "*CPU*: `time.process_time`; *wall*: `time.perf_counter` (counts time given to other processes",
+            "on this shared machine).  Ratios are medians (min–max) of the pair-by-pair ratios.",
+            "",
+        ]
+        md += md_table(METHOD_HEAD, [method_cells(m) for m in results.methods])
+
     md += [
         "",
         "## The chain `y = y * w + b` (2N op nodes, each using the one before)",
@@ -166,22 +295,46 @@ def markdown(results: Results, plot_name: str | None) -> str:
         f"limit ({sys.getrecursionlimit()}) from N = {results.micrograd_deepest + 1:,} steps on (the deepest "
         f"chain it can differentiate here is N = {deepest:,}, {2 * deepest:,} nodes)."
         "  Rows marked *raised limit* measure micrograd with `sys.setrecursionlimit` raised, in a "
-        "thread with a 1 GiB stack: that is not how it runs out of the box.",
+        "thread with a 1 GiB stack (ours and plain float run in that thread too): that is not how "
+        "micrograd runs out of the box.  Plain float keeps one float per step for its backward pass.",
         "",
-        "| N | ours forward per node | ours backward per node | ours fwd+bwd per node "
-        "| micrograd fwd+bwd per node | micrograd / ours |",
-        "|---:|---|---|---|---|---|",
     ]
+    chain_rows = []
     for c in results.chain:
         mg = spread(c.micrograd, "s") + (" *raised limit*" if c.raised_limit else "")
         if c.micrograd is None:
             mg = "RecursionError at the default limit" if c.n > results.micrograd_deepest else "—"
-        md.append(
-            f"| {c.n:,} | {spread(c.ours_fwd, 's')} | {spread(c.ours_bwd, 's')} | {spread(c.ours, 's')} "
-            f"| {mg} | {ratio(c.ratio)} |"
+        chain_rows.append(
+            [
+                f"{c.n:,}",
+                spread(c.ours_fwd, "s"),
+                spread(c.ours_bwd, "s"),
+                spread(c.ours, "s"),
+                mg,
+                spread(c.plain, "s"),
+                ratio(c.ratio),
+                ratio(c.vs_plain),
+            ]
         )
+    md += md_table(
+        [
+            "N",
+            "ours forward per node",
+            "ours backward per node",
+            "ours fwd+bwd per node",
+            "micrograd fwd+bwd per node",
+            "plain float per node",
+            "micrograd / ours",
+            "ours / plain float",
+        ],
+        chain_rows,
+    )
     if plot_name:
         md += ["", f"![time per node against chain length, both engines]({plot_name})"]
+    for section in results.sections:
+        md += ["", f"## {section.title}", "", section.text]
+        if section.rows:
+            md += ["", *md_table(section.header, section.rows)]
     if results.notes:
         md += ["", "## Notes", ""] + [f"- {note}" for note in results.notes]
     md += [
@@ -226,6 +379,9 @@ def plot(results: Results, path: Path) -> bool:
             alpha=0.6,
             label=f"ours, {part} only",
         )
+    with_plain = [c for c in results.chain if c.plain is not None]
+    if with_plain:
+        draw(with_plain, lambda c: c.plain, marker="D", color="C2", label="plain float (the limit line)")
     default = [c for c in results.chain if c.micrograd is not None and not c.raised_limit]
     raised = [c for c in results.chain if c.micrograd is not None and c.raised_limit]
     if default:

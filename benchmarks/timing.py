@@ -34,19 +34,21 @@ class Spread:
         return Spread(self.median * factor, self.low * factor, self.high * factor, self.n)
 
 
-def alternate(runs: dict[str, Run], repeats: int) -> dict[str, list[tuple[float, ...]]]:
+def alternate(runs: dict[str, Run], repeats: int, collect: bool = True) -> dict[str, list[tuple[float, ...]]]:
     """Run each of ``runs`` ``repeats`` times, taking turns; return each one's phase times.
 
-    Before every run the heap is collected, so that no run pays for another's
-    garbage; during the run the GC is on, as it is for users.  Whatever the
-    run returns (its graph) is dropped only after its clock has stopped.
+    Before every run the heap is collected (unless ``collect`` is false), so that
+    no run pays for another's garbage; during the run the GC is on, as it is
+    for users.  Whatever the run returns (its graph) is dropped only after its
+    clock has stopped.
     """
     if not gc.isenabled():
         raise RuntimeError("benchmarks: the garbage collector is off; they measure it on, as users run")
     times: dict[str, list[tuple[float, ...]]] = {name: [] for name in runs}
     for _ in range(repeats):
         for name, run in runs.items():
-            gc.collect()
+            if collect:
+                gc.collect()
             phases, graph = run()
             del graph
             times[name].append(phases)

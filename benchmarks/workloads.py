@@ -95,13 +95,16 @@ def same_function(
 # ---------------------------------------------------------------------- timed work
 # Each returns (times of its phases in seconds, the graph): the caller drops the
 # graph after the clock stops, so freeing it is not timed, for either engine.
-def one_sample_step(model: Any, x: Sequence[float]) -> tuple[tuple[float, float], Any]:
+def one_sample_step(model: Any, x: Sequence[float]) -> tuple[tuple[float, float, float], Any]:
+    """A training step's work on one input: zero the gradients, forward, backward."""
     t0 = timing.clock()
-    out = model(x)
+    model.zero_grad()
     t1 = timing.clock()
-    out.backward()
+    out = model(x)
     t2 = timing.clock()
-    return (t1 - t0, t2 - t1), out
+    out.backward()
+    t3 = timing.clock()
+    return (t1 - t0, t2 - t1, t3 - t2), out
 
 
 def batch_step(
@@ -218,33 +221,61 @@ def with_deep_recursion(fn: Callable[[], Any], limit: int = 2_000_000) -> Any:
 
 
 # ---------------------------------------------------------------------- memory
-def bytes_per_op_node(value: Any, n: int = 10_000) -> float:
-    """Memory held by a chain of 2n op nodes, per node (tracemalloc, leaves excluded)."""
+def bytes_per_op_node(value: Any, n: int = 10_000) -> tuple[float, float]:
+    """Memory held by a chain of 2n op nodes, per node (tracemalloc, leaves excluded): see held_per_node."""
     x, w, b = value(1.0), value(1.0001), value(0.001)
+    return held_per_node(lambda: chain_forward(x, w, b, n), n)
+
+
+def chain_forward(x: Any, w: Any, b: Any, n: int) -> Any:
+    y = x
+    for _ in range(n):
+        y = y * w + b
+    return y
+
+
+def reference_bytes_per_op_node(n: int = 10_000) -> tuple[float, float]:
+    """What the plain-float chain keeps for its backward pass (one float per step), per op node."""
+
+    def forward() -> list[float]:
+        ys = [1.0]
+        y = 1.0
+        for _ in range(n):
+            y = y * 1.0001 + 0.001
+            ys.append(y)
+        return ys
+
+    return held_per_node(forward, n)
+
+
+#: CPython's small-object allocator hands out blocks in multiples of 16 bytes (on 64-bit builds)
+BLOCK = 16
+
+
+def held_per_node(build: Callable[[], Any], n: int) -> tuple[float, float]:
+    """The memory that what ``build()`` returns holds, per op node of an n-step chain (2n nodes):
+    (bytes requested, as tracemalloc counts them; bytes in the allocator's 16-byte blocks, which is
+    what the process really uses: a 72-byte object takes an 80-byte block)."""
     gc.collect()
     tracemalloc.start()
     try:
-        y = x
-        for _ in range(n):
-            y = y * w + b
+        kept = build()
         held, _ = tracemalloc.get_traced_memory()
+        blocks = sum(-(-t.size // BLOCK) * BLOCK for t in tracemalloc.take_snapshot().traces)
     finally:
         tracemalloc.stop()
-    del y
-    return held / (2 * n)
+    del kept
+    return held / (2 * n), blocks / (2 * n)
 
 
-def batch_step_peak(
-    engine: Engine, model: Any, points: Sequence[Sequence[float]], labels: Sequence[int]
-) -> int:
-    """Peak memory allocated during one whole-batch step, from a collected heap (tracemalloc)."""
+def peak_memory(step: Callable[[], tuple[Any, Any]]) -> int:
+    """Peak memory allocated during one ``step()`` (a batch step), from a collected heap (tracemalloc)."""
     gc.collect()
     tracemalloc.start()
     try:
-        _, graph = batch_step(engine, model, points, labels)
+        _, graph = step()
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     del graph
-    model.zero_grad()
     return peak

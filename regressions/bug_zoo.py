@@ -363,6 +363,83 @@ _BUGS = [
         "dot's rule sends no gradient to its start term (a neuron's bias)",
         broken_engine("dot_bias", [("    prev[-1].grad += g\n", "")]),
     ),
+    # Higher order: bugs of the create_graph machinery (regressions/test_higher_order.py).
+    Bug(
+        "mul twin uses .data",
+        "mul's graph-mode rule multiplies by b.data, a constant: d2(x*y)/dxdy comes out 0",
+        broken_engine(
+            "mul_twin_data",
+            [
+                (
+                    "    _give(a, out.grad * b)\n    _give(b, out.grad * a)\n",
+                    "    _give(a, out.grad * b.data)\n    _give(b, out.grad * a.data)\n",
+                )
+            ],
+        ),
+    ),
+    Bug(
+        "tanh twin uses .data",
+        "tanh's graph-mode rule uses out.data, so tanh's own second derivative vanishes",
+        broken_engine(
+            "tanh_twin_data",
+            [("out.grad * (1 - out * out)", "out.grad * (1 - out.data * out.data)")],
+        ),
+    ),
+    Bug(
+        "pow twin uses .data",
+        "pow's graph-mode rule computes x ** (c - 1) on numbers: d2(x**3)/dx2 comes out 0",
+        broken_engine(
+            "pow_twin_data",
+            [("_give(a, out.grad * c * a ** (c - 1))", "_give(a, out.grad * c * _pow(a.data, c - 1))")],
+        ),
+    ),
+    Bug(
+        "graph pass detaches",
+        "backward(create_graph=True) stores each gradient as a constant Value: no second derivatives",
+        broken_engine(
+            "detached",
+            [
+                (
+                    "    node.grad = grad + share if type(grad) is Value else share\n",
+                    "    node.grad = _constant((grad + share if type(grad) is Value else share).data)\n",
+                )
+            ],
+        ),
+    ),
+    Bug(
+        "create_graph leaks into plain backward",
+        "the search resets interior grads by grad *= 0, which keeps a Value a Value",
+        broken_engine(
+            "create_graph_leak",
+            [
+                (
+                    "            node.grad = 0  # interior: this pass's gradient only\n",
+                    "            node.grad *= 0  # interior: this pass's gradient only\n",
+                )
+            ],
+        ),
+    ),
+    Bug(
+        "Value gradients do not accumulate",
+        "a create_graph pass assigns a leaf's gradient instead of adding it to the earlier one",
+        broken_engine(
+            "value_grads_assigned",
+            [("    return before + now  # type: ignore[no-any-return]\n", "    return now\n")],
+        ),
+    ),
+    Bug(
+        "grad() leaves its gradients behind",
+        "grad() does not put the .grad it used back: the results stay, and accumulate, in .grad",
+        broken_engine(
+            "grad_leaks",
+            [
+                (
+                    "        for node, before in saved.values():\n            node.grad = before\n",
+                    "        pass\n",
+                )
+            ],
+        ),
+    ),
 ]
 BUGS: dict[str, Bug] = {bug.name: bug for bug in _BUGS}
 

@@ -24,7 +24,7 @@ def hinge_loss(engine: Any, model: Any, points: list[list[float]], labels: list[
     margins = [(1 - y * s).relu() for y, s in zip(labels, scores, strict=True)]
     reg = 1e-4 * engine.vsum(p * p for p in model.parameters())
     correct = sum((y > 0) == (s.data > 0) for y, s in zip(labels, scores, strict=True))
-    return engine.vsum(margins) / len(margins) + reg, correct / len(labels)
+    return engine.vsum(margins) * (1.0 / len(margins)) + reg, correct / len(labels)
 
 
 def train_moons(
