@@ -19,6 +19,8 @@ import autograd
 from autograd.testing import EngineNotFound, Graph, Node, audit, gradcheck, resolve_engine
 from autograd.testing.audit import _gradient_findings
 from autograd.testing.checks import OUR_CONVENTION, BackwardConvention, backward_convention
+from autograd.testing.findings import DEFECT_KINDS
+from autograd.testing.ops import OPS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = 15  # per search: enough for these engines' defects, quick enough for the suite
@@ -262,3 +264,93 @@ def test_the_pytest_recipe_turns_each_defect_into_a_readable_failure(tmp_path):
             assert "from tests.engines.audit_wrong_mul import Value" in out.stdout  # the reproducer
         else:
             assert "1 passed" in out.stdout
+
+
+def test_pytest_cases_and_the_text_report_in_process(capsys):
+    from autograd.testing.__main__ import main
+
+    assert main(["audit", "tests.engines.audit_wrong_mul", "--examples", "3"]) == 1
+    text = capsys.readouterr().out
+    assert "wrong_gradient (" in text and "-- DEFECT" in text and "\nreproducers\n" in text
+    assert text.rstrip().splitlines()[-1].startswith("verdict: ")
+    assert main(["audit", "tests.engines.audit_no_scalar"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("could not audit tests.engines.audit_no_scalar: no scalar autograd class")
+    report = audit("tests.engines.audit_wrong_mul", examples=3)
+    cases = report.pytest_cases()
+    assert [c.id for c in cases] == [f"{f.kind}-{f.op}" for f in report.defects]
+    with pytest.raises(AssertionError) as failure:
+        cases[0].check()
+    assert "reproduce with:\n" in str(failure.value)
+    assert "from tests.engines.audit_wrong_mul import Value" in str(failure.value)
+    (clean,) = audit("tests.engines.audit_refuses_fractions", examples=3).pytest_cases()
+    clean.check()  # no defects: one case, and it passes
+    assert str(clean) == "tests.engines.audit_refuses_fractions: no defects"
+
+
+class StubModule:
+    """Stands in for a module of another branch (higher, probes) in sys.modules."""
+
+    def __init__(self, **functions):
+        self.__dict__.update(functions)
+
+
+def test_second_order_hook_reports_only_confirmed_hessians(monkeypatch):
+    from autograd.testing import GradcheckReport, GradientMismatch
+    from autograd.testing.audit import _check_second_order
+
+    def check_second_order(engine, graph):  # pretends every Hessian of two nodes or more is off
+        if len(graph.nodes) >= 2:
+            raise GradientMismatch("hessian differs", GradcheckReport("stub"))
+
+    def assert_hessian_fd(graph, engine):  # and confirms it only when there is an add
+        if any(n.op == "add" for n in graph.nodes):
+            raise GradientMismatch("fd too", GradcheckReport("stub"))
+
+    stub = StubModule(check_second_order=check_second_order, assert_hessian_fd=assert_hessian_fd,
+                      engine_derivatives=lambda graph, engine, order: None)  # fmt: skip
+    monkeypatch.setitem(sys.modules, "autograd.testing.higher", stub)
+    floats = resolve_engine("tests.engines.audit_scalar_backwards")
+    floats.__dict__["higher_order"] = True  # (the cached probe's answer, overridden for the stub)
+    outcome = _check_second_order(floats, examples=30, seed=0)
+    kinds = {f.kind for f in outcome.findings}
+    assert outcome.status == "failed" and kinds == {"wrong_gradient", "inconclusive"}
+    (confirmed,) = [f for f in outcome.findings if f.kind == "wrong_gradient"]
+    assert "confirmed by finite differences" in confirmed.summary
+    plain = resolve_engine("tests.engines.audit_scalar_backwards")
+    assert _check_second_order(plain, examples=3, seed=0).status == "not_applicable"
+
+
+def test_probes_run_independently_and_their_failures_are_never_defects(monkeypatch):
+    from autograd.testing.audit import CheckOutcome, Finding, _run_probes
+
+    def probe_facts(engine, *, examples, seed):
+        return CheckOutcome("facts", "passed", [Finding("convention", "facts", "relu'(0) is 0")])
+
+    def probe_broken(engine, *, examples, seed):
+        raise RuntimeError("the probe's own bug")
+
+    stub = StubModule(probe_facts=probe_facts, probe_broken=probe_broken)
+    monkeypatch.setitem(sys.modules, "autograd.testing.probes", stub)
+    outcomes = {o.name: o for o in _run_probes(resolve_engine(autograd), examples=3, seed=0)}
+    assert outcomes["facts"].findings[0].summary == "relu'(0) is 0"
+    assert outcomes["broken"].status == "not_applicable"
+    assert [f.kind for f in outcomes["broken"].findings] == ["inconclusive"]
+
+
+# The probes branch's fixture engines: correct gradients, each with one adaptation or convention.
+# Regression: missing_ops made linearity multiply by a Fraction (c * Value, which it lacks) and the
+# stateful machine apply ops it does not have, both reported as crashes.
+@pytest.mark.parametrize(
+    "fixture",
+    ["sound", "missing_ops", "set_parents", "interior_accumulates", "float_only", "floatifies",
+     "scalar_backwards", "recursive", "accepts_strings"],
+)  # fmt: skip
+def test_the_graph_checks_find_no_defect_in_correct_engines(fixture):
+    from autograd.testing.audit import _graph_checks
+
+    eng = resolve_engine(f"tests.engines.{fixture}")
+    outcomes, _ = _graph_checks(eng, [op for op in OPS if eng.supports(op)], EXAMPLES, 0)
+    defects = [f for o in outcomes.values() for f in o.findings if f.kind in DEFECT_KINDS]
+    assert defects == [], defects
+    assert "failed" not in {o.status for o in outcomes.values()}

@@ -54,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             data=args.data, grad=args.grad,
         )  # fmt: skip
     except EngineNotFound as exc:
-        print(f"could not audit {args.target}: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"could not audit {args.target}: {'; '.join(str(exc).splitlines())}", file=sys.stderr)
         return 2
     except Exception as exc:  # a failure of the harness itself: still one line, and exit 2
         print(f"could not audit {args.target}: {type(exc).__name__}: {exc}", file=sys.stderr)

@@ -50,6 +50,7 @@ from autograd.testing import oracles
 from autograd.testing import strategies as gs
 from autograd.testing.checks import (
     BackwardConvention,
+    EngineCrash,
     backward_convention,
     check_build_order,
     check_chain_sweep,
@@ -59,7 +60,7 @@ from autograd.testing.checks import (
 from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS, CheckOutcome, Finding
 from autograd.testing.graph import Graph, Node
-from autograd.testing.ops import OPS
+from autograd.testing.ops import OPS, sym_const
 
 __all__ = [
     "DEFECT_KINDS",
@@ -329,16 +330,30 @@ def _crash(eng: Engine, check: str, graph: Graph, raised: _EngineRaised, op: str
             break
     if op is None and len(graph.nodes) == 1:
         op = graph.nodes[0].op
-    expected = "no exception"
+    expected = _sympy_gradient(graph)
     return Finding(
         "crash",
         check,
         f"{raised.stage} of {_where(graph)} raises {raised}",
         op,
-        graph.snippet(eng, repr("gradients, no exception")),
-        expected,
+        graph.snippet(eng, expected or repr("no exception")),
+        f"{expected} (no exception)" if expected else "no exception",
         str(raised),
     )
+
+
+def _sympy_gradient(graph: Graph) -> str:
+    """sympy's gradient at the graph's point as Python source (exact on rationals), or ''."""
+    try:
+        if graph.rational:
+            symbols, _ = graph.sympy()
+            point = {s: sym_const(x) for s, x in zip(symbols, graph.leaves, strict=True)}
+            exact = [Fraction(str(d.xreplace(point))) for d in graph.sympy_gradient()]
+            return _numbers_source(exact)
+        _, grads = graph.mp_value_and_gradient()
+        return _numbers_source(float(g) for g in grads)
+    except Exception:  # sympy cannot evaluate it here (e.g. a pole): say only that it must not raise
+        return ""
 
 
 def _rational_version(graph: Graph) -> Graph | None:
@@ -654,20 +669,20 @@ def _exact_property(
 
 
 def _linear_combination(example: tuple[Graph, Graph, Fraction, Fraction]) -> list[Graph]:
-    """f, g and ``a * f + b * g`` as one graph on the shared leaves (what check_linearity runs)."""
+    """f, g and ``Value(a) * f + Value(b) * g`` as one graph (what check_linearity runs): the
+    coefficients are two more leaves after f's, so every node slot moves up by two."""
     f, g, a, b = example
-    n, shift = len(f.leaves), len(f.nodes)
-    moved = [Node(m.op, tuple(x if x < n else x + shift for x in m.args), m.const) for m in g.nodes]
-    g_out = g.out if g.out < n else g.out + shift
-    top = n + shift + len(moved)
-    nodes = (
-        *f.nodes,
-        *moved,
-        Node("mulc", (f.out,), a),
-        Node("mulc", (g_out,), b),
-        Node("add", (top, top + 1)),
-    )
-    return [f, g, Graph(f.leaves, nodes)]
+    n = len(f.leaves)
+
+    def moved(nodes: Iterable[Node], shift: int) -> list[Node]:
+        return [Node(m.op, tuple(x if x < n else x + shift for x in m.args), m.const) for m in nodes]
+
+    nodes = moved(f.nodes, 2) + moved(g.nodes, 2 + len(f.nodes))
+    f_out = f.out if f.out < n else f.out + 2
+    g_out = g.out if g.out < n else g.out + 2 + len(f.nodes)
+    top = n + 2 + len(nodes)
+    nodes += [Node("mul", (n, f_out)), Node("mul", (n + 1, g_out)), Node("add", (top, top + 1))]
+    return [f, g, Graph((*f.leaves, a, b), tuple(nodes))]
 
 
 def _chain(example: tuple[Fraction, Fraction, int]) -> list[Graph]:
@@ -700,16 +715,26 @@ def _check_stateful(eng: Engine, examples: int, seed: int) -> tuple[CheckOutcome
             settings=settings(
                 max_examples=max(1, examples // 2), stateful_step_count=15, derandomize=True, database=None,
                 deadline=None, suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+                report_multiple_bugs=False,
             ),
         )  # fmt: skip
-    except AssertionError as exc:
-        summary, _, script = str(exc).partition("\n")
-        trials.add(
-            Finding("wrong_gradient", "stateful", f"{summary} (exact, the convention as observed)", None,
-                    script, *_expected_actual(script)), 0
-        )  # fmt: skip
-    except Exception as exc:
-        trials.add(Finding("crash", "stateful", f"{type(exc).__name__}: {exc}", None), 0)
+    except Exception as raised:
+        exc = _first_failure(raised)
+        if isinstance(exc, EngineCrash):
+            trials.add(
+                Finding("crash", "stateful", f"raises {exc}", None, exc.reproducer, "no exception", str(exc)),
+                0,
+            )
+        elif isinstance(exc, AssertionError):
+            summary, _, script = str(exc).partition("\n")
+            trials.add(
+                Finding("wrong_gradient", "stateful", f"{summary} (exact, the convention as observed)", None,
+                        script, *_expected_actual(script)), 0
+            )  # fmt: skip
+        else:  # hypothesis's or our own trouble: never the engine's defect
+            trials.add(
+                Finding("inconclusive", "stateful", f"the check failed: {type(exc).__name__}: {exc}"), 0
+            )
     return trials.outcome(reason="backward() convention: " + "; ".join(convention.describe())), convention
 
 
@@ -820,6 +845,24 @@ def capabilities(eng: Engine) -> dict[str, Any]:
     }
 
 
+def _graph_checks(
+    eng: Engine, ops: list[str], examples: int, seed: int
+) -> tuple[dict[str, CheckOutcome], BackwardConvention | None]:
+    """Every check of this module (the probes aside), and the backward() convention observed."""
+    outcomes = {o.name: o for o in _check_per_op(eng, ops, examples, seed)}
+    exact_properties: list[tuple[str, Any, Callable[[Any, Any], None], Callable[[Any], list[Graph]]]] = [
+        ("linearity", lambda: gs.graph_pairs(eng), check_linearity, _linear_combination),
+        ("build_order", lambda: gs.build_orders(eng), check_build_order, lambda ex: [ex[0]]),
+        ("chain_sweep", gs.chain_sweeps, check_chain_sweep, _chain),
+    ]
+    for name, strategy, prop, graphs_of in exact_properties:
+        outcomes[name] = _exact_property(name, eng, strategy, prop, graphs_of, examples, seed)
+    outcomes["mlp"] = _check_mlp(eng, examples, seed)
+    outcomes["stateful"], convention = _check_stateful(eng, examples, seed)
+    outcomes["second_order"] = _check_second_order(eng, examples, seed)
+    return outcomes, convention
+
+
 def audit(
     target: Any = None,
     *,
@@ -842,7 +885,10 @@ def audit(
     unsupported = [
         Finding("unsupported", "ops", f"{_EXAMPLES[op]} is not supported", op) for op in caps["missing_ops"]
     ]
-    for kind, example in (("int", "Value(3) / Value(2)"), ("fraction", "Value(Fraction(1, 3))")):
+    for kind, example in (
+        ("int", f"{eng.class_name}(3) / {eng.class_name}(2)"),
+        ("fraction", f"{eng.class_name}(Fraction(1, 3))"),
+    ):
         if caps[kind] == "refused":
             unsupported.append(Finding("unsupported", "ops", f"{kind} data is refused ({example})"))
         elif caps[kind] == "float":
@@ -852,18 +898,8 @@ def audit(
     outcomes: dict[str, CheckOutcome] = {
         "ops": CheckOutcome("ops", "passed", unsupported, "every op of the table probed")
     }
-    for outcome in _check_per_op(eng, caps["ops"], examples, seed):
-        outcomes[outcome.name] = outcome
-    exact_properties: list[tuple[str, Any, Callable[[Any, Any], None], Callable[[Any], list[Graph]]]] = [
-        ("linearity", lambda: gs.graph_pairs(eng), check_linearity, _linear_combination),
-        ("build_order", lambda: gs.build_orders(eng), check_build_order, lambda ex: [ex[0]]),
-        ("chain_sweep", gs.chain_sweeps, check_chain_sweep, _chain),
-    ]
-    for name, strategy, prop, graphs_of in exact_properties:
-        outcomes[name] = _exact_property(name, eng, strategy, prop, graphs_of, examples, seed)
-    outcomes["mlp"] = _check_mlp(eng, examples, seed)
-    outcomes["stateful"], convention = _check_stateful(eng, examples, seed)
-    outcomes["second_order"] = _check_second_order(eng, examples, seed)
+    graph_outcomes, convention = _graph_checks(eng, caps["ops"], examples, seed)
+    outcomes.update(graph_outcomes)
     probe_outcomes = _run_probes(eng, examples, seed)
     for outcome in probe_outcomes:
         outcomes[outcome.name] = outcome
@@ -888,6 +924,15 @@ def audit(
         seconds=time.perf_counter() - start,
         accessors={"data": eng.data_attr, "grad": eng.grad_attr, "backward": eng.backward_method},
     )
+
+
+def _first_failure(exc: BaseException) -> BaseException:
+    """The first real failure inside hypothesis's exception groups (a crash or assertion first)."""
+    members = list(getattr(exc, "exceptions", ()))
+    if not members:
+        return exc
+    found = [_first_failure(m) for m in members]
+    return next((f for f in found if isinstance(f, EngineCrash | AssertionError)), found[0])
 
 
 def _expected_actual(script: str) -> tuple[str, str]:

@@ -123,12 +123,16 @@ def check_backward_twice(engine: Any, graph: Graph) -> None:
 
 
 def check_linearity(engine: Any, example: tuple[Graph, Graph, Fraction, Fraction]) -> None:
-    """grad(a*f + b*g) == a*grad(f) + b*grad(g), exactly, on rational graphs over the same leaves."""
+    """grad(a*f + b*g) == a*grad(f) + b*grad(g), exactly, on rational graphs over the same leaves.
+
+    The coefficients are Values (``Value(a) * f``): every engine has Value * Value, not every
+    one has ``Fraction * Value``.
+    """
     f, g, a, b = example
     eng = resolve_engine(engine)
     leaves = [eng.make(x) for x in f.leaves]  # shared by both graphs
     fv, gv = _on_leaves(f, eng, leaves), _on_leaves(g, eng, leaves)
-    eng.backward(a * fv + b * gv)
+    eng.backward(eng.make(a) * fv + eng.make(b) * gv)
     combined = _grads(eng, leaves)
     alone_f = f.build(eng)
     eng.backward(alone_f[f.out])
@@ -204,6 +208,14 @@ RATIONAL_UNARY = (
     ("mulc", Fraction(-1, 2)),
     ("addc", 1),
 )
+
+
+class EngineCrash(Exception):
+    """The engine raised inside the state machine; ``.reproducer`` replays the steps so far."""
+
+    def __init__(self, message: str, reproducer: str) -> None:
+        super().__init__(message)
+        self.reproducer = reproducer
 
 
 @dataclass(frozen=True)
@@ -357,6 +369,14 @@ def stateful_machine(
     equal the model's exactly.
     """
     eng = resolve_engine(engine)
+    # only ops the engine has (with constants it takes): a missing op is a fact, not a failure
+    binary_ops = [op for op in RATIONAL_BINARY if eng.supports(op)]
+    unary_ops = [
+        (op, c)
+        for op, c in RATIONAL_UNARY
+        if eng.supports(op) and (c is None or c in OPS[op].usable_consts(eng))
+    ]
+    unary_ops = unary_ops or [("neg" if eng.supports("neg") else "add", None)]
 
     class GradientMachine(RuleBasedStateMachine):
         def __init__(self) -> None:
@@ -377,7 +397,7 @@ def stateful_machine(
         @rule(value=gs.rational_leaves)
         def leaf(self, value: Fraction) -> None:
             self.script.append(f"v{len(self.values)} = {eng.class_name}({value!r})")
-            self.values.append(eng.make(value))
+            self.values.append(self._engine(eng.make, value))
             self.args.append(None)
             self.ops.append(("", None))
             self.exact.append(value)
@@ -385,7 +405,7 @@ def stateful_machine(
 
         def _add(self, op: str, c: Any, args: tuple[int, ...]) -> None:
             self.script.append(f"v{len(self.values)} = {OPS[op].source([f'v{a}' for a in args], c)}")
-            self.values.append(OPS[op].apply(eng, [self.values[a] for a in args], c))
+            self.values.append(self._engine(OPS[op].apply, eng, [self.values[a] for a in args], c))
             self.args.append(args)
             self.ops.append((op, c))
             self.exact.append(Fraction(OPS[op].num([self.exact[a] for a in args], c)))
@@ -397,24 +417,31 @@ def stateful_machine(
                 return False
             return bool(abs(OPS[op].num(vals, c)) <= 1000)
 
-        @rule(data=st.data(), op=st.sampled_from(RATIONAL_BINARY))
+        def _fallback(self, a: int) -> None:
+            """An op valid everywhere: -a, or a + a for an engine without negation."""
+            if eng.supports("neg"):
+                self._add("neg", None, (a,))
+            else:
+                self._add("add", None, (a, a))
+
+        @rule(data=st.data(), op=st.sampled_from(binary_ops))
         def binary(self, data: Any, op: str) -> None:
             n = len(self.values)
             a, b = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
-            # outside the domain (b == 0 for div, relu at its kink): fall back to neg, valid everywhere
+            # outside the domain (b == 0 for div, relu at its kink): fall back to an op valid everywhere
             if self._valid(op, None, (a, b)):
                 self._add(op, None, (a, b))
             else:
-                self._add("neg", None, (a,))
+                self._fallback(a)
 
-        @rule(data=st.data(), op=st.sampled_from(RATIONAL_UNARY))
+        @rule(data=st.data(), op=st.sampled_from(unary_ops))
         def unary(self, data: Any, op: tuple[str, Any]) -> None:
             a = data.draw(st.integers(0, len(self.values) - 1))
             name, c = op
             if self._valid(name, c, (a,)) and not (name == "relu" and self.exact[a] == 0):
                 self._add(name, c, (a,))
             else:
-                self._add("neg", None, (a,))
+                self._fallback(a)
 
         @rule(data=st.data())
         def backward(self, data: Any) -> None:
@@ -427,7 +454,7 @@ def stateful_machine(
                 return
             self.passed |= reached
             self.script.append(f"v{y}.{eng.backward_method}()")
-            eng.backward(self.values[y])
+            self._engine(eng.backward, self.values[y])
             model_backward(self.args, self.ops, self.exact, self.model, y, convention)
 
         @rule(data=st.data())
@@ -446,6 +473,13 @@ def stateful_machine(
                     f"stateful: node v{k} ({self.ops[k][0] or 'leaf'}) has grad {got[k]!r}, "
                     + (f"model says {want}\n{self._reproducer()}")
                 )
+
+        def _engine(self, call: Callable[..., Any], *args: Any) -> Any:
+            """Call into the engine; an exception becomes an :class:`EngineCrash` with the script."""
+            try:
+                return call(*args)
+            except Exception as exc:
+                raise EngineCrash(f"{type(exc).__name__}: {exc}", self._reproducer()) from exc
 
         def _reproducer(self) -> str:
             """The steps so far as a script that prints expected vs actual gradients."""
