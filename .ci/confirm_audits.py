@@ -53,7 +53,10 @@ CASES = [
     edge("scalargrad==1.0.5", SCALARGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
     edge("scalargrad==1.0.5", SCALARGRAD, "crash", "sigmoid", "a.sigmoid()", sigmoid, -1e4),
     edge("propgrad==0.1.1", PROPGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
+    edge("propgrad==0.1.1", PROPGRAD, "wrong_value", "sigmoid", "a.sigmoid()", sigmoid, -100.0),
     edge("coregrad==0.1.0", COREGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
+    edge("coregrad==0.1.0", COREGRAD, "wrong_gradient", "rpow", "2 ** a", 2**x, 0.0),
+    edge("coregrad==0.1.0", COREGRAD, "wrong_gradient", "vpow", "a ** a", x**x, 0.5),
     edge("coregrad==0.1.0", COREGRAD, "wrong_value", "tanh", "a.tanh()", sympy.tanh(x), 1e-300),
     edge("coregrad==0.1.0", COREGRAD, "wrong_value", "tanh", "a.tanh()", sympy.tanh(x), 1e4),
     edge("coregrad==0.1.0", COREGRAD, "wrong_gradient", "tanh", "a.tanh()", sympy.tanh(x), 1e4),
@@ -64,6 +67,7 @@ CASES = [
     edge("tonygrad==2.0.0", TONYGRAD, "wrong_value", "tanh", "a.tanh()", sympy.tanh(x), 1e-300),
     edge("tonygrad==2.0.0", TONYGRAD, "crash", "tanh", "a.tanh()", sympy.tanh(x), 1e4),
     edge("backprop-lib==0.1.0", BACKPROP, "crash", "powc", "a ** 0", x**0, 0.0),
+    edge("backprop-lib==0.1.0", BACKPROP, "wrong_gradient", "vpow", "a ** a", x**x, 0.5),
     edge("backprop-lib==0.1.0", BACKPROP, "wrong_value", "tanh", "a.tanh()", sympy.tanh(x), 1e-300),
     edge("backprop-lib==0.1.0", BACKPROP, "crash", "tanh", "a.tanh()", sympy.tanh(x), 1e4),
 ]

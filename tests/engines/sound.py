@@ -3,8 +3,8 @@
 Parents in a tuple and an iterative topological sort (deterministic, no recursion
 limit), garbage refused at once, leaves accumulate across ``backward()`` calls while
 interior nodes hold the latest pass.  The pieces the fixtures replace are split
-out: ``Core`` (arithmetic), ``Reflected`` (``2 * x``), ``Nonlinear`` (relu, exp,
-log, tanh, sigmoid), and the small static functions each op uses.
+out: ``Core`` (+ - * /), ``Powers`` (negation, ``x ** c``), ``Reflected`` (``2 * x``),
+``Nonlinear`` (relu, exp, log, tanh, sigmoid), and the small static functions each op uses.
 """
 
 import math
@@ -72,18 +72,6 @@ class Core:
         a, b = self.data, other.data
         return self._with_partials(a / b, (self, other), (1 / b, -a / (b * b)))
 
-    def __neg__(self):
-        return self._with_partials(-self.data, (self,), (-1,))
-
-    def __pow__(self, c):
-        if not isinstance(c, (int, float)) or isinstance(c, bool):
-            raise TypeError(f"pow: the exponent must be an int or float, got {c!r}")
-        return self._with_partials(self.data**c, (self,), (self.pow_partial(self.data, c),))
-
-    @staticmethod
-    def pow_partial(x, c):
-        return 0 if c == 0 else c * x ** (c - 1)  # x ** -1 at x == 0 would divide by zero
-
     def _topological_order(self):
         return topological_order(self, lambda node: node._prev)
 
@@ -95,6 +83,20 @@ class Core:
         self.grad = 1
         for node in reversed(order):
             node._backward()
+
+
+class Powers:
+    def __neg__(self):
+        return self._with_partials(-self.data, (self,), (-1,))
+
+    def __pow__(self, c):
+        if not isinstance(c, (int, float)) or isinstance(c, bool):
+            raise TypeError(f"pow: the exponent must be an int or float, got {c!r}")
+        return self._with_partials(self.data**c, (self,), (self.pow_partial(self.data, c),))
+
+    @staticmethod
+    def pow_partial(x, c):
+        return 0 if c == 0 else c * x ** (c - 1)  # x ** -1 at x == 0 would divide by zero
 
 
 class Reflected:
@@ -147,5 +149,5 @@ class Nonlinear:
         return self._with_partials(s, (self,), (s * (1 - s),))
 
 
-class Value(Core, Reflected, Nonlinear):
+class Value(Core, Powers, Reflected, Nonlinear):
     """One real number and its gradient."""
