@@ -4,7 +4,8 @@ Each test runs one property of :mod:`autograd.testing.checks` on our engine, so
 the properties here and ``verify_engine`` share one implementation.  To
 reproduce a failure, rerun the test with the same profile
 (``HYPOTHESIS_PROFILE=ci pytest properties/test_gradients.py::NAME``); the
-falsifying graph is printed as a runnable snippet.
+falsifying graph is printed as a runnable snippet.  A point an oracle cannot judge
+(``OracleInconclusive``) is counted as an event and rejected.
 """
 
 from hypothesis import given
@@ -23,19 +24,19 @@ def test_gradients_equal_sympy_exactly_on_rational_graphs(graph):
 
 @given(gs.graphs())
 def test_gradients_match_sympy_at_50_digits_within_the_derived_tolerance(graph):
-    checks.check_symbolic(ENGINE, graph)
+    gs.reject_inconclusive(checks.check_symbolic, ENGINE, graph)
 
 
 @given(gs.graphs())
 def test_gradients_match_central_differences(graph):
-    checks.check_fd(ENGINE, graph)
+    gs.reject_inconclusive(checks.check_fd, ENGINE, graph)
 
 
 @given(gs.graphs(max_leaves=2, max_nodes=16))
 def test_gradients_of_long_graphs_match_sympy(graph):
-    checks.check_symbolic(ENGINE, graph)
+    gs.reject_inconclusive(checks.check_symbolic, ENGINE, graph)
 
 
 @given(st.one_of(gs.graphs(exact=True), gs.graphs()))
 def test_forward_values_match_sympy(graph):
-    checks.check_forward(ENGINE, graph)
+    gs.reject_inconclusive(checks.check_forward, ENGINE, graph)

@@ -5,6 +5,7 @@ The network is built with :class:`autograd.nn.MLP`; its loss is mirrored as a
 operations), whose sympy derivative is the reference.
 """
 
+import functools
 from fractions import Fraction
 
 from hypothesis import given
@@ -44,7 +45,10 @@ def test_mlp_loss_gradients_match_sympy(seed, nonlin, n):
     ys = [float(y) for y in labels]
     _hinge_loss(model, xs, ys).backward()
     graph = mlp_loss_graph(_layers(model), xs, ys, nonlin)
-    _check_parameters_against(graph, model, assert_grads_symbolic)
+    # nn.MLP starts with zero biases, so relu inputs are often exactly 0, in floats and exactly:
+    # our engine's relu'(0) = 0 is the reference's convention, so those points are judged too
+    oracle = functools.partial(assert_grads_symbolic, relu_grad_at_zero=0)
+    gs.reject_inconclusive(_check_parameters_against, graph, model, oracle)
 
 
 fractions = st.builds(Fraction, st.integers(-6, 6), st.sampled_from([1, 2, 4]))
@@ -64,4 +68,4 @@ def test_tiny_relu_net_gradients_equal_sympy_exactly(data, n):
 
 @given(gs.mlp_graphs())
 def test_random_mlp_graphs_match_sympy(graph):
-    checks.check_mlp(None, graph)
+    gs.reject_inconclusive(checks.check_mlp, None, graph)

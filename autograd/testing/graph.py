@@ -5,6 +5,9 @@ is ``nodes[i]``, whose ``args`` name earlier slots.  ``output`` is a slot (the
 last one by default).  ``repr(graph)`` is a short runnable Python snippet that
 rebuilds the graph with the engine and prints the leaf gradients;
 ``graph.code()`` is the constructor call that rebuilds the description itself.
+``graph.reference()`` is the oracles' reference: output, sympy's gradient and relu
+inputs, exact (Fractions) for graphs of rational ops, else mpmath intervals at a
+precision raised until they settle, or :class:`OracleInconclusive`.
 """
 
 from __future__ import annotations
@@ -17,14 +20,54 @@ from typing import Any
 
 import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
+from mpmath import iv
+from mpmath.libmp import to_float  # type: ignore[import-untyped]
+from sympy.printing.pycode import MpmathPrinter  # type: ignore[import-untyped]
 
 from autograd.testing.engines import resolve_engine
-from autograd.testing.ops import MP_MODULES, OPS, const_source, sym_const
+from autograd.testing.ops import OPS, const_source, sym_const
 
-__all__ = ["Graph", "Node"]
+__all__ = ["Graph", "Node", "OracleInconclusive", "Reference"]
 
-#: mpmath working precision (decimal digits) for everything the oracles evaluate.
+#: mpmath working precision (decimal digits) for comparing numbers with the reference.
 MP_DPS = 50
+#: Interval evaluation starts at this many bits and doubles up to REFERENCE_MAX_PREC.
+REFERENCE_START_PREC = 128
+REFERENCE_MAX_PREC = 8192
+#: A reference interval is settled when both ends round to the same double, or its width
+#: is below this fraction of its magnitude (for values that sit on a rounding boundary).
+REFERENCE_REL_WIDTH = 2.0**-70
+
+
+class OracleInconclusive(Exception):
+    """The oracle cannot judge this point; ``.reason`` says why.  Not a defect of the engine.
+
+    Raised when the reference does not settle at the highest precision, when a relu
+    input is on different sides of its kink in floats and exactly (or closer to it than
+    the forward error bound), when finite differences do not converge, and when a
+    bound leaves the float range.  Exported by :mod:`autograd.testing.oracles`.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The exact output, gradient and relu inputs of a graph at a point, each with an error radius.
+
+    Values are Fractions (rational graphs: radius 0) or mpmath numbers (the midpoint of an
+    interval whose half-width is the radius).  ``kink_inputs[slot]`` is the value of the
+    operand of the relu node ``slot`` (only nodes that reach the output); its sign is certain.
+    """
+
+    value: Any
+    gradient: tuple[Any, ...]
+    kink_inputs: dict[int, Any]
+    value_radius: Any = 0
+    gradient_radius: tuple[Any, ...] = ()
+    exact: bool = True
 
 
 @dataclass(frozen=True)
@@ -125,13 +168,29 @@ class Graph:
         """sympy's own derivative of the output with respect to each leaf (cached per structure)."""
         return _sympy_gradient(self.structure)
 
+    def reaching(self) -> frozenset[int]:
+        """The slots with a path to the output (the output included)."""
+        return _reaching(self.structure)
+
+    def reference(self, point: Sequence[Any] | None = None) -> Reference:
+        """Output, sympy's gradient and relu inputs, evaluated so that their error is known.
+
+        Floats are rationals: a graph of rational ops is evaluated EXACTLY in Fractions.
+        Otherwise mpmath interval arithmetic, from ``REFERENCE_START_PREC`` bits doubling
+        up to ``REFERENCE_MAX_PREC``, until every result is settled (see
+        ``REFERENCE_REL_WIDTH``) and every relu input's sign is certain; raises
+        :class:`OracleInconclusive` when that does not happen.
+        """
+        leaves = list(self.leaves if point is None else point)
+        if all(OPS[n.op].rational(n.const) for n in self.nodes):
+            return _exact_reference(self.structure, leaves)
+        return _interval_reference(self.structure, leaves)
+
     def mp_value_and_gradient(self, point: Sequence[Any] | None = None) -> tuple[Any, list[Any]]:
-        """Output and sympy gradient evaluated by mpmath at ``MP_DPS`` digits."""
-        f = _mp_function(self.structure)
-        with mpmath.workdps(MP_DPS):
-            args = [_mpf(x) for x in (self.leaves if point is None else point)]
-            value, *grad = f(*args)
-            return mpmath.mpf(value), [mpmath.mpf(g) for g in grad]
+        """Output and sympy gradient as mpmath numbers, from :meth:`reference`."""
+        ref = self.reference(point)
+        value, *grad = (_mpf(x) if isinstance(x, Fraction) else x for x in (ref.value, *ref.gradient))
+        return value, grad
 
     # ------------------------------------------------------------------ printing
     def snippet(self, engine: Any = None, expected: str | None = None) -> str:
@@ -172,7 +231,8 @@ class Graph:
 
 def _mpf(x: Any) -> Any:
     if isinstance(x, Fraction):
-        return mpmath.mpf(x.numerator) / x.denominator
+        with mpmath.workprec(max(mpmath.mp.prec, x.numerator.bit_length(), x.denominator.bit_length() + 64)):
+            return mpmath.mpf(x.numerator) / x.denominator
     return mpmath.mpf(x)
 
 
@@ -194,10 +254,166 @@ def _sympy_gradient(structure: tuple[Any, ...]) -> tuple[sympy.Expr, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _mp_function(structure: tuple[Any, ...]) -> Any:
+def _reaching(structure: tuple[Any, ...]) -> frozenset[int]:
+    n_leaves, nodes, out = structure
+    seen, stack = {out}, [out]
+    while stack:
+        slot = stack.pop()
+        for a in nodes[slot - n_leaves].args if slot >= n_leaves else ():
+            if a not in seen:
+                seen.add(a)
+                stack.append(a)
+    return frozenset(seen)
+
+
+def _kink_slots(structure: tuple[Any, ...]) -> list[int]:
+    """The relu (kinked) nodes that reach the output."""
+    n_leaves, nodes, _ = structure
+    reaching = _reaching(structure)
+    return [n_leaves + i for i, n in enumerate(nodes) if OPS[n.op].kinks and n_leaves + i in reaching]
+
+
+def _reference_function(structure: tuple[Any, ...], namespace: dict[str, Any]) -> Any:
+    """``f(*leaves) -> [output, *gradient, *relu inputs]`` with the functions in ``namespace``.
+
+    mpmath's printer writes a rational constant p/q as ``mpf(p)/mpf(q)``, so binding ``mpf``
+    to ``Fraction`` (or to an interval) keeps constants exact.  Every function sympy writes
+    into the table's derivatives must be bound here: one that is not falls back to
+    mpmath's point version, which rejects an interval (ValueError: inconclusive).
+    """
     symbols, exprs = _sympy_slots(structure)
-    outputs = [exprs[structure[2]], *_sympy_gradient(structure)]
-    return sympy.lambdify(symbols, outputs, modules=MP_MODULES, cse=True)
+    n_leaves, nodes, out = structure
+    kink_inputs = [exprs[nodes[s - n_leaves].args[0]] for s in _kink_slots(structure)]
+    outputs = [exprs[out], *_sympy_gradient(structure), *kink_inputs]
+    printer = MpmathPrinter(
+        {"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True}
+    )
+    return sympy.lambdify(symbols, outputs, modules=[namespace], printer=printer, cse=True)
+
+
+def _relu(x: Any) -> Any:
+    return x if x > 0 else 0 * x
+
+
+def _step(x: Any) -> Any:
+    return 1 if x > 0 else 0
+
+
+_EXACT_NAMESPACE = {"mpf": Fraction, "Relu": _relu, "Step": _step}
+
+
+@functools.lru_cache(maxsize=4096)
+def _exact_function(structure: tuple[Any, ...]) -> Any:
+    return _reference_function(structure, _EXACT_NAMESPACE)
+
+
+def _exact_reference(structure: tuple[Any, ...], leaves: list[Any]) -> Reference:
+    n_leaves = structure[0]
+    try:
+        value, *rest = _exact_function(structure)(*map(Fraction, leaves))
+    except ZeroDivisionError as exc:
+        raise OracleInconclusive(f"the exact reference divides by zero ({exc})") from exc
+    kinks = dict(zip(_kink_slots(structure), rest[n_leaves:], strict=True))
+    return Reference(Fraction(value), tuple(Fraction(g) for g in rest[:n_leaves]), kinks)
+
+
+class _Straddle(Exception):
+    """An interval argument of Step contains 0 and other numbers: more precision needed."""
+
+
+def _iv_relu(x: Any) -> Any:
+    x = iv.mpf(x)  # also a constant such as e
+    return iv.mpf([iv.mpf(0) if x.a < 0 else x.a, iv.mpf(0) if x.b < 0 else x.b])
+
+
+def _iv_step(x: Any) -> Any:
+    x = iv.mpf(x)
+    if x.a > 0:
+        return iv.mpf(1)
+    if x.b <= 0 and not (x.a == 0 and x.b > 0):
+        return iv.mpf(0)
+    raise _Straddle
+
+
+def _iv_sign(x: Any) -> Any:  # sympy writes d|x|/dx as sign(x) (from (x*x)**c on real x)
+    x = iv.mpf(x)
+    if x.a > 0:
+        return iv.mpf(1)
+    if x.b < 0:
+        return iv.mpf(-1)
+    if x.a == 0 and x.b == 0:
+        return iv.mpf(0)
+    raise _Straddle
+
+
+def _iv_tanh(x: Any) -> Any:  # mpmath.iv has no tanh; x appears once, so the interval stays tight
+    return 1 - 2 / (iv.exp(2 * x) + 1)
+
+
+_INTERVAL_NAMESPACE = {
+    "mpf": iv.mpf, "exp": iv.exp, "log": iv.ln, "sqrt": iv.sqrt, "tanh": _iv_tanh,
+    "Relu": _iv_relu, "Step": _iv_step, "sign": _iv_sign, "e": iv.e, "pi": iv.pi,
+}  # fmt: skip
+
+
+@functools.lru_cache(maxsize=4096)
+def _interval_function(structure: tuple[Any, ...]) -> Any:
+    return _reference_function(structure, _INTERVAL_NAMESPACE)
+
+
+def _ends(x: Any) -> tuple[Any, Any]:
+    lo, hi = x._mpi_
+    return lo, hi
+
+
+def _settled(x: Any) -> bool:
+    """Both ends round to the same double, or the interval is relatively narrow."""
+    lo, hi = _ends(x)
+    if to_float(lo, rnd="n") == to_float(hi, rnd="n"):
+        return True
+    a, b = mpmath.mpf(lo), mpmath.mpf(hi)
+    return bool(a * b > 0 and b - a <= REFERENCE_REL_WIDTH * min(abs(a), abs(b)))
+
+
+def _sign_known(x: Any) -> bool:
+    return bool(x.a > 0 or x.b < 0 or (x.a == 0 and x.b == 0))
+
+
+def _interval_reference(structure: tuple[Any, ...], leaves: list[Any]) -> Reference:
+    f = _interval_function(structure)
+    prec = REFERENCE_START_PREC
+    why = ""
+    while prec <= REFERENCE_MAX_PREC:
+        saved = iv.prec
+        iv.prec = prec  # mpmath.iv has no workprec context
+        try:
+            reference = _interval_attempt(structure, f, leaves, prec)
+        except (_Straddle, ZeroDivisionError, ValueError) as exc:
+            why = f"an interval met a kink or a pole at {prec} bits ({type(exc).__name__})"
+        else:
+            if reference is not None:
+                return reference
+            why = f"the intervals are still wide at {prec} bits"
+        finally:
+            iv.prec = saved
+        prec *= 2
+    raise OracleInconclusive(f"the reference did not settle: {why}")
+
+
+def _interval_attempt(structure: tuple[Any, ...], f: Any, leaves: list[Any], prec: int) -> Reference | None:
+    """One evaluation at ``iv.prec``; None when some result is not settled yet."""
+    n_leaves = structure[0]
+    args = [iv.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else iv.mpf(x) for x in leaves]
+    value, *rest = (iv.mpf(y) for y in f(*args))  # a constant output comes back as an int
+    grad, kinks = rest[:n_leaves], rest[n_leaves:]
+    if not (all(map(_settled, [value, *grad])) and all(map(_sign_known, kinks))):
+        return None
+    with mpmath.workprec(prec):
+        ends = [(mpmath.mpf(a), mpmath.mpf(b)) for a, b in map(_ends, [value, *grad, *kinks])]
+        mid = [(a + b) / 2 for a, b in ends]
+        rad = [(b - a) / 2 for a, b in ends[: n_leaves + 1]]
+    kink_inputs = dict(zip(_kink_slots(structure), mid[n_leaves + 1 :], strict=True))
+    return Reference(mid[0], tuple(mid[1 : n_leaves + 1]), kink_inputs, rad[0], tuple(rad[1:]), exact=False)
 
 
 def sym_value(x: Any) -> sympy.Expr:

@@ -200,11 +200,11 @@ def _vpow_domain(args: Args, c: Num) -> bool:
 
 def _tanh_partial_err(args: Args, c: Num, out: Num) -> Num:
     t2 = out * out  # 1 - t*t computed from a rounded t loses 2 t^2 / (1 - t^2) relative
-    return 3 + 2 * t2 / (1 - t2)
+    return 3 + 2 * t2 / (1 - t2) if t2 < 1 else 3  # t = +-1: a partial of 0 (its error: see S)
 
 
 def _sigmoid_partial_err(args: Args, c: Num, out: Num) -> Num:
-    return 4 + out / (1 - out)  # s * (1 - s) computed from a rounded s
+    return 4 + out / (1 - out) if out < 1 else 4  # s * (1 - s) computed from a rounded s
 
 
 _RATIONAL_CONSTS: Callable[[Num], bool] = lambda c: not isinstance(c, float)  # noqa: E731
