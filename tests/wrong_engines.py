@@ -24,12 +24,18 @@ RULES = {
 TINY = Fraction(1) + Fraction(1, 10**9)
 
 
-def wrong_engine(op: str, factor) -> ModuleType:
-    """A copy of the engine whose rule for ``op`` scales every gradient it sends by ``factor``."""
+def engine_copy(name: str) -> ModuleType:
+    """A fresh copy of ``autograd/engine.py`` as a module called ``name`` (the real one is untouched)."""
     path = Path(autograd.engine.__file__)
-    module = ModuleType(f"wrong_{op}_engine")
+    module = ModuleType(name)
     module.__file__ = str(path)
     exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    return module
+
+
+def wrong_engine(op: str, factor) -> ModuleType:
+    """A copy of the engine whose rule for ``op`` scales every gradient it sends by ``factor``."""
+    module = engine_copy(f"wrong_{op}_engine")
     name = RULES[op]
     rule = getattr(module, name)
 
@@ -42,4 +48,18 @@ def wrong_engine(op: str, factor) -> ModuleType:
 
     module._RULE_NAMES[scaled] = module._RULE_NAMES[rule]
     setattr(module, name, scaled)
+    return module
+
+
+def vsum_off_engine(delta: float) -> ModuleType:
+    """A copy of the engine whose ``vsum`` value is off by ``delta`` (a sum rounded differently)."""
+    module = engine_copy("vsum_off_engine")
+    exact_vsum = module.vsum
+
+    def vsum(values):
+        out = exact_vsum(values)
+        out.data += delta
+        return out
+
+    module.vsum = vsum
     return module
