@@ -1,14 +1,27 @@
 """Mutation-testing gate: run mutmut 3 from scratch and fail unless every mutant is accounted for.
 
-    python .ci/mutation_gate.py            # rm -rf mutants, mutmut run, judge (what tox -e mutation runs)
-    python .ci/mutation_gate.py --reuse    # judge again without re-running from scratch
-    python .ci/mutation_gate.py --list     # also print each survivor as a MUTANTS.md table row
+    python .ci/mutation_gate.py                   # the engine: rm -rf mutants, mutmut run, judge
+    python .ci/mutation_gate.py --target oracles  # the oracles, against the checker's self-tests
+    python .ci/mutation_gate.py --target all      # both in turn (what tox -e mutation runs)
+    python .ci/mutation_gate.py --reuse           # judge again without re-running from scratch
+    python .ci/mutation_gate.py --list            # also print each survivor as a MUTANTS table row
+
+Two targets:
+* ``engine``: [tool.mutmut] of pyproject.toml as it is (the engine and the network
+  against all three test directories); survivors listed in regressions/MUTANTS.md.
+* ``oracles``: the oracles and the error columns of the op table against the
+  checker's self-tests only, configured by [tool.mutation_gate.oracles].  mutmut
+  reads one [tool.mutmut] from the working directory, so this target runs in a
+  copy of the project (``mutants-oracles/``) whose [tool.mutmut] is the engine's
+  with those keys replaced; survivors
+  listed in regressions/MUTANTS-oracles.md.  Inspect a mutant there:
+  ``cd mutants-oracles && python -m mutmut show NAME``.
 
 mutmut exits 0 whatever survives, so this script judges the run itself:
 * the run must be complete: no mutant left unchecked, timed out, suspicious,
   skipped, interrupted or crashed (``mutmut export-cicd-stats`` counts them);
 * every surviving mutant (status "survived" or "no tests") must be listed in
-  regressions/MUTANTS.md, and every mutant listed there must still survive,
+  the target's MUTANTS file, and every mutant listed there must still survive,
   so the list stays true;
 * every line excluded from mutation (``# pragma: no mutate`` or the
   ``do_not_mutate_patterns`` of [tool.mutmut]) must be listed there too;
@@ -32,8 +45,12 @@ from pathlib import Path
 import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-DOC = ROOT / "regressions" / "MUTANTS.md"
-STATS = ROOT / "mutants" / "mutmut-cicd-stats.json"
+DOCS = {"engine": ROOT / "regressions" / "MUTANTS.md", "oracles": ROOT / "regressions" / "MUTANTS-oracles.md"}
+WORKDIRS = {"engine": ROOT, "oracles": ROOT / "mutants-oracles"}
+# Not copied into a target's working copy: version control, caches, earlier runs.
+NOT_COPIED = shutil.ignore_patterns(
+    ".git", ".tox", ".venv", "mutants", "mutants-*", "__pycache__", ".*_cache", ".hypothesis", "*.egg-info"
+)
 INCOMPLETE = ("not_checked", "skipped", "suspicious", "timeout", "check_was_interrupted_by_user", "segfault")
 SURVIVING = ("survived", "no tests")  # statuses of `mutmut results` that count as not killed
 MUTANT_NAME = re.compile(r"`([\w.]+__mutmut_\d+)`")
@@ -50,26 +67,60 @@ def _cap_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
-def mutmut(*args: str) -> subprocess.CompletedProcess[str]:
+def pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def mutmut_config(target: str) -> dict:
+    """The [tool.mutmut] that the target's run uses."""
+    config = dict(pyproject()["tool"]["mutmut"])
+    if target != "engine":
+        config.update(pyproject()["tool"]["mutation_gate"][target])
+    return config
+
+
+def toml_table(name: str, table: dict) -> str:
+    # JSON strings and lists of them are valid TOML (the values here are nothing else)
+    return f"[{name}]\n" + "".join(f"{key} = {json.dumps(value)}\n" for key, value in table.items())
+
+
+def prepare_copy(target: str, fresh: bool) -> None:
+    """The project copied to the target's working directory, its [tool.mutmut] replaced."""
+    workdir = WORKDIRS[target]
+    if fresh:
+        shutil.rmtree(workdir, ignore_errors=True)
+    shutil.copytree(ROOT, workdir, ignore=NOT_COPIED, dirs_exist_ok=True)
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    # drop the engine's [tool.mutmut] (up to the next table), then append the target's
+    text = re.sub(r"(?ms)^\[tool\.mutmut\]$.*?(?=^\[|\Z)", "", text)
+    (workdir / "pyproject.toml").write_text(
+        text + "\n" + toml_table("tool.mutmut", mutmut_config(target)), encoding="utf-8"
+    )
+
+
+def mutmut(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "mutmut", *args]
     print("+", " ".join(command[2:]), flush=True)
     running = args[0] == "run"
     return subprocess.run(
-        command, cwd=ROOT, text=True, capture_output=not running, preexec_fn=_cap_memory if running else None
+        command,
+        cwd=workdir,
+        text=True,
+        capture_output=not running,
+        preexec_fn=_cap_memory if running else None,
     )
 
 
-def documented() -> tuple[set[str], int]:
-    """The mutant names listed in MUTANTS.md's survivors section, and its number of excluded lines."""
-    text = DOC.read_text(encoding="utf-8")
+def documented(doc: Path) -> tuple[set[str], int]:
+    """The mutant names listed in a MUTANTS file's survivors section, and its number of excluded lines."""
+    text = doc.read_text(encoding="utf-8")
     survivors_part, _, excluded_part = text.partition("## Excluded")
     excluded_rows = [line for line in excluded_part.splitlines() if line.startswith("| `")]
     return set(MUTANT_NAME.findall(survivors_part)), len(excluded_rows)
 
 
-def excluded_lines() -> list[str]:
+def excluded_lines(config: dict) -> list[str]:
     """Every line mutmut leaves alone: ``# pragma: no mutate``, or matched by ``do_not_mutate_patterns``."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
     patterns = [re.compile(p) for p in config.get("do_not_mutate_patterns", [])]
     found = []
     for path in config["only_mutate"]:
@@ -79,9 +130,9 @@ def excluded_lines() -> list[str]:
     return found
 
 
-def survivors() -> dict[str, str]:
+def survivors(workdir: Path) -> dict[str, str]:
     """{mutant name: status} for every mutant `mutmut results` reports as not killed."""
-    out = mutmut("results").stdout
+    out = mutmut(workdir, "results").stdout
     found = {}
     for line in out.splitlines():
         name, sep, status = line.strip().rpartition(": ")
@@ -98,29 +149,49 @@ def main() -> int:
         "--reuse", action="store_true", help="keep mutants/ (incremental run) instead of rm -rf"
     )
     parser.add_argument(
-        "--list", action="store_true", help="print survivors as rows for regressions/MUTANTS.md"
+        "--list", action="store_true", help="print survivors as rows for the target's MUTANTS file"
+    )
+    parser.add_argument(
+        "--target", choices=[*DOCS, "all"], default="engine", help="what to mutate (all: each in turn)"
     )
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2, help="parallel workers")
     args = parser.parse_args()
+    # every target runs even when an earlier one fails, so one run shows everything to fix
+    results = {target: gate(target, args) for target in (DOCS if args.target == "all" else [args.target])}
+    if len(results) > 1:
+        print(
+            "\nmutation gate: "
+            + ", ".join(f"{t} {'passed' if ok else 'FAILED'}" for t, ok in results.items())
+        )
+    return 0 if all(results.values()) else 1
 
+
+def gate(target: str, args: argparse.Namespace) -> bool:
+    """Run one target's mutants and judge them; True when it passes."""
+    workdir, doc = WORKDIRS[target], DOCS[target]
+    config = mutmut_config(target)
+    if workdir != ROOT:
+        prepare_copy(target, fresh=not args.reuse)
     if not args.reuse:
-        shutil.rmtree(ROOT / "mutants", ignore_errors=True)
+        shutil.rmtree(workdir / "mutants", ignore_errors=True)
+    print(f"mutation gate, target {target}: {', '.join(config['only_mutate'])}", flush=True)
     start = time.perf_counter()
-    run = mutmut("run", "--max-children", str(args.max_children))
+    run = mutmut(workdir, "run", "--max-children", str(args.max_children))
     minutes = (time.perf_counter() - start) / 60
     if run.returncode != 0:
-        print(f"mutation gate: FAILED, `mutmut run` exited with {run.returncode}")
-        return 1
-    export = mutmut("export-cicd-stats")
-    if export.returncode != 0 or not STATS.exists():
-        print(f"mutation gate: FAILED, no statistics from mutmut: {export.stdout}{export.stderr}")
-        return 1
-    stats = json.loads(STATS.read_text(encoding="utf-8"))
+        print(f"mutation gate ({target}): FAILED, `mutmut run` exited with {run.returncode}")
+        return False
+    export = mutmut(workdir, "export-cicd-stats")
+    stats_file = workdir / "mutants" / "mutmut-cicd-stats.json"
+    if export.returncode != 0 or not stats_file.exists():
+        print(f"mutation gate ({target}): FAILED, no statistics from mutmut: {export.stdout}{export.stderr}")
+        return False
+    stats = json.loads(stats_file.read_text(encoding="utf-8"))
     counted = sum(v for k, v in stats.items() if k != "total")
     stats["not_checked"] = stats["total"] - counted
-    alive = survivors()
-    listed, listed_excluded = documented()
-    excluded = excluded_lines()
+    alive = survivors(workdir)
+    listed, listed_excluded = documented(doc)
+    excluded = excluded_lines(config)
 
     total, killed = stats["total"], stats["killed"]
     score = 100 * killed / total if total else 0.0
@@ -144,29 +215,29 @@ def main() -> int:
     undocumented = sorted(set(alive) - listed)
     if undocumented:
         failures.append(
-            "survivors not listed in regressions/MUTANTS.md (kill them or document why):\n    "
+            f"survivors not listed in {doc.relative_to(ROOT)} (kill them or document why):\n    "
             + "\n    ".join(f"{name}: {alive[name]}" for name in undocumented)
         )
     stale = sorted(listed - set(alive))
     if stale:
         failures.append(
-            "listed in regressions/MUTANTS.md but no longer surviving (remove them):\n    "
+            f"listed in {doc.relative_to(ROOT)} but no longer surviving (remove them):\n    "
             + "\n    ".join(stale)
         )
     if len(excluded) != listed_excluded:
         failures.append(
             f"{len(excluded)} lines excluded (pragma or do_not_mutate_patterns) but {listed_excluded} "
-            "rows under '## Excluded' in regressions/MUTANTS.md:\n    " + "\n    ".join(excluded)
+            f"rows under '## Excluded' in {doc.relative_to(ROOT)}:\n    " + "\n    ".join(excluded)
         )
     if args.list:
-        print("\nrows for regressions/MUTANTS.md (`mutmut show NAME` shows each diff):")
+        print(f"\nrows for {doc.relative_to(ROOT)} (`mutmut show NAME` shows each diff):")
         for name, status in sorted(alive.items()):
             print(f"| `{name}` | {status} | why: ... |")
     if failures:
-        print("\nmutation gate: FAILED\n- " + "\n- ".join(failures))
-        return 1
-    print("\nmutation gate: passed")
-    return 0
+        print(f"\nmutation gate ({target}): FAILED\n- " + "\n- ".join(failures))
+        return False
+    print(f"\nmutation gate ({target}): passed")
+    return True
 
 
 if __name__ == "__main__":

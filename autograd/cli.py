@@ -437,11 +437,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "train":
-        if args.plot:  # fail on a missing matplotlib or folder before training, not after
-            _pyplot()
+        if args.plot:  # fail on a bad folder (a usage error) or a missing matplotlib before training
             folder = os.path.dirname(os.path.abspath(args.plot))
             if not os.path.isdir(folder):
                 parser.error(f"argument --plot: no such directory: {folder!r}")
+            _pyplot()
         try:
             model, _, _ = train(args.steps, args.lr, args.hidden, args.seed, args.nonlin, args.every)
         except OverflowError as exc:

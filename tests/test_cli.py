@@ -81,16 +81,25 @@ def test_train_plot_writes_a_png(trained):
     assert f"wrote {png}" in done.stdout
 
 
+# Block the import the way a missing package would, then run the real entry point.
+WITHOUT_MATPLOTLIB = (
+    "import runpy, sys; sys.modules['matplotlib'] = None; sys.argv[0] = 'autograd'; "
+    "runpy.run_module('autograd', run_name='__main__', alter_sys=True)"
+)
+
+
 def test_plot_without_matplotlib_is_one_clear_line(tmp_path):
-    # Block the import the way a missing package would, then run the real entry point.
-    code = (
-        "import runpy, sys; sys.modules['matplotlib'] = None; sys.argv[0] = 'autograd'; "
-        "runpy.run_module('autograd', run_name='__main__', alter_sys=True)"
-    )
-    done = run("train", "--plot", "moons.png", code=code, cwd=tmp_path)
+    done = run("train", "--plot", "moons.png", code=WITHOUT_MATPLOTLIB, cwd=tmp_path)
     assert_one_line_error(done, 1, "matplotlib", "pip install")
     assert done.stdout == ""  # it stopped before training, not after
     assert not (tmp_path / "moons.png").exists()
+
+
+def test_a_missing_plot_folder_is_a_usage_error_whether_or_not_matplotlib_is_installed():
+    # The folder is checked first, so the exit status does not depend on what is installed.
+    done = run("train", "--plot", "/no-such-folder-autograd/moons.png", code=WITHOUT_MATPLOTLIB)
+    line = assert_one_line_error(done, 2, "error", "--plot", "no such directory")
+    assert "matplotlib" not in line and done.stdout == ""
 
 
 # ---------------------------------------------------------------------- sweep

@@ -6,7 +6,7 @@ import pytest
 
 import autograd
 from autograd.testing import GradientMismatch, gradcheck
-from tests.test_testing_oracles import wrong_engine
+from tests.wrong_engines import wrong_engine
 
 
 def softplus_mix(x, y):

@@ -15,6 +15,7 @@ import autograd
 from autograd.testing import Graph, Node, resolve_engine, verify_engine
 from autograd.testing import strategies as gs
 from autograd.testing.ops import OPS
+from tests.wrong_engines import TINY, wrong_engine
 
 # Shrinking is what these searches test, so it is on whatever profile is loaded (`mutation` turns it off).
 FIND = settings(database=None, derandomize=True, max_examples=2000, phases=tuple(Phase))
@@ -152,8 +153,6 @@ def test_generated_operands_are_inside_each_ops_domain_and_bound():
 
 
 def test_a_failure_shrinks_to_the_one_node_that_is_wrong():
-    from tests.test_testing_oracles import TINY, wrong_engine
-
     engine = wrong_engine("mul", TINY)
 
     def fails(graph):

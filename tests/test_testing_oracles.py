@@ -1,21 +1,17 @@
 """The checker checks itself: every oracle must catch a slightly wrong derivative rule.
 
-A wrong engine here is a fresh copy of ``autograd/engine.py`` in which ONE rule's
-contribution to every operand's gradient is multiplied by ``factor`` (the real
-module is never touched).  A rule off by 1 + 1e-9 must fail the exact and the
+A wrong engine (``tests/wrong_engines.py``) is a copy of the engine with ONE rule's
+contribution scaled by ``factor``.  A rule off by 1 + 1e-9 must fail the exact and the
 symbolic oracle; one off by 1 + 1e-4 must fail finite differences; the correct
 engine must pass all three.  Modelled on HIPS autograd's ``test_tests.py``, but
 done for every op and every oracle.
 """
 
 from fractions import Fraction
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 import autograd
-import autograd.engine
 from autograd.testing import (
     GradientMismatch,
     Graph,
@@ -26,15 +22,7 @@ from autograd.testing import (
     verify_engine,
 )
 from autograd.testing.ops import OPS
-
-# The engine rule behind each op of the table.
-RULES = {
-    "add": "_add_back", "mul": "_mul_back", "neg": "_neg_back", "sub": "_sub_back", "div": "_div_back",
-    "addc": "_add_back", "rsub": "_sub_back", "mulc": "_mul_back", "rdiv": "_div_back", "powc": "_pow_back",
-    "vpow": "_value_pow_back", "rpow": "_value_pow_back", "exp": "_exp_back", "log": "_log_back",
-    "tanh": "_tanh_back", "relu": "_relu_back", "sigmoid": "_sigmoid_back", "vsum": "_vsum_back",
-    "dot": "_dot_back",
-}  # fmt: skip
+from tests.wrong_engines import RULES, TINY, wrong_engine
 
 # One small graph per op; its first node is the op under test (leaves chosen inside the domain).
 FLOAT_GRAPHS = {
@@ -70,30 +58,6 @@ def rational(graph: Graph) -> Graph:
 
 
 RATIONAL_OPS = [op for op, graph in FLOAT_GRAPHS.items() if rational(graph).rational]
-
-
-def wrong_engine(op: str, factor) -> ModuleType:
-    """A copy of the engine whose rule for ``op`` scales every gradient it sends by ``factor``."""
-    path = Path(autograd.engine.__file__)
-    module = ModuleType(f"wrong_{op}_engine")
-    module.__file__ = str(path)
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
-    name = RULES[op]
-    rule = getattr(module, name)
-
-    def scaled(out):
-        operands = list({id(v): v for v in out._prev}.values())  # each once, even in a * a
-        before = [v.grad for v in operands]
-        rule(out)
-        for v, b in zip(operands, before, strict=True):
-            v.grad = b + (v.grad - b) * factor
-
-    module._RULE_NAMES[scaled] = module._RULE_NAMES[rule]
-    setattr(module, name, scaled)
-    return module
-
-
-TINY = Fraction(1) + Fraction(1, 10**9)  # exact, so that the exact oracle sees it exactly
 
 
 def test_every_op_of_the_table_has_a_graph_here():

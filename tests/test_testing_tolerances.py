@@ -1,0 +1,579 @@
+"""The oracles' tolerances, term by term (see the derivation in autograd/testing/oracles.py).
+
+Each term is pinned two ways, on small graphs whose numbers are worked out by hand
+here (never by calling the code under test for the expected value):
+
+* NEEDED: a correct engine's real error on a graph that only this term covers is
+  above what the other terms allow, and below the full tolerance: drop or shrink
+  the term and a correct engine is rejected;
+* BOUNDED: the tolerance is pinned to its hand-derived value, and a slip just
+  outside it (a rule off by a factor chosen just above the bound) is rejected
+  while one just inside passes: inflate the term and a wrong engine passes.
+
+The same for finite differences: the step, its kink-avoiding shrink, Richardson's
+extrapolation and each term of ``|D(h) - D(2h)| + 4 eps F / h + rtol |numeric| + atol``.
+These tests are the oracle mutation run's (`.ci/mutation_gate.py --target oracles`):
+keep them fast.
+"""
+
+import functools
+import math
+import re
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+import autograd
+from autograd.testing import (
+    GradcheckReport,
+    GradientMismatch,
+    Graph,
+    Node,
+    OracleInconclusive,
+    assert_grads_exact,
+    assert_grads_fd,
+    assert_grads_symbolic,
+    gradcheck,
+)
+from autograd.testing.engines import Engine
+from autograd.testing.ops import OPS
+from autograd.testing.oracles import LeafComparison, _fd_row, symbolic_tolerances
+from tests.wrong_engines import vsum_off_engine, wrong_engine
+
+EPS = 2.0**-52  # the derivation's constants, written out: the tests pin them too
+TINY = 2.0**-1074
+C = 16
+H0 = EPS ** (1 / 3)  # the finite-difference step at |x| <= 1
+
+
+def near(x, rel=1e-12):
+    """x within a relative error (pytest.approx alone would also accept anything within 1e-12)."""
+    return pytest.approx(x, rel=rel, abs=0)
+
+
+def mul(a, b):
+    return Node("mul", (a, b))
+
+
+def verdicts(graph, engine):
+    """Per-leaf ok of the symbolic oracle, whether or not it raised."""
+    try:
+        report = assert_grads_symbolic(graph, engine)
+    except GradientMismatch as mismatch:
+        report = mismatch.report
+    return [row.ok for row in report.rows]
+
+
+def engine_error(graph, j):
+    """|our engine's gradient - the exact one| for leaf j, in exact rationals (graph of + - *)."""
+    values = graph.build(autograd)
+    values[graph.out].backward()
+    exact = graph.with_leaves([Fraction(x) for x in graph.leaves]).build(autograd)
+    exact[graph.out].backward()
+    return abs(Fraction(values[j].grad) - exact[j].grad)
+
+
+# ---------------------------------------------------------------------- symbolic: W, backward rounding
+A, B = 0.75, -1.25  # few bits: sums and products of them round to nothing
+PRODUCT = Graph((A, B), (mul(0, 1),))  # x0 * x1: one edge per leaf, nothing forward can move
+
+
+def test_w_of_one_product_is_the_partial_times_rounded_product_accumulation_and_partial():
+    # W_0 = |d out/d x0| * (2 + partial_err(mul) = 2) = 4 |x1|; no forward term (the partial x1 is a leaf)
+    tols, forward = symbolic_tolerances(PRODUCT)
+    assert tols == [near(C * EPS * 4 * abs(B), rel=1e-12), near(C * EPS * 4 * A, rel=1e-12)]
+    # forward: the product's own rounding, |v| * |d out / d v| = |x0 x1| * 1
+    assert forward == near(C * EPS * abs(A * B), rel=1e-12)
+
+
+def test_w_is_bounded_a_product_rule_off_by_72_eps_is_caught_and_56_eps_is_not():
+    # tol_j = 64 eps |g_j|: the engine's g_j = x1 * factor, off by (factor - 1) |g_j| (+ 1/2 ulp)
+    assert verdicts(PRODUCT, wrong_engine("mul", 1 + 56 * EPS)) == [True, True]
+    assert verdicts(PRODUCT, wrong_engine("mul", 1 + 72 * EPS)) == [False, False]
+
+
+def test_w_is_needed_by_an_engine_that_rounds_its_backward_products_the_other_way():
+    # The model lets an engine's mul rule be off by 4 eps (its partial, the product, the
+    # accumulation).  PRODUCT's reference sweep is exact (R = 0) and nothing moves its
+    # gradients (S = 0), so only W admits such an engine: without it, tol = C * TINY * (1 + U).
+    engine = wrong_engine("mul", 1 + 4 * EPS)
+    assert verdicts(PRODUCT, engine) == [True, True]
+    w = C * EPS * 4 * abs(B)
+    assert symbolic_tolerances(PRODUCT)[0][0] - w < 4 * EPS * abs(B) <= w
+
+
+def test_our_engines_rounded_backward_product_is_covered():
+    # x0 * x1 * x2: the engine rounds d/dx0 = x1 * x2, the exact one is not rounded; W bounds it,
+    # and the reference sweep, which rounds the same product, adds its measured error R = 16 |err|
+    graph = Graph((0.7, -1.3, 1.1), (mul(0, 1), mul(3, 2)))
+    error = engine_error(graph, 0)
+    assert error > 0
+    tol = symbolic_tolerances(graph)[0][0]
+    w = C * EPS * abs(-1.3 * 1.1) * (4 + 4)  # one path, two edges: |x1 x2| * (4 + 4)
+    assert tol == near(w + C * float(error), rel=1e-9)
+    assert C * TINY < error <= tol
+    assert verdicts(graph, autograd) == [True, True, True]
+
+
+# A chain through tanh: its partial 1 - t*t is evaluated from the rounded output t, partial_err
+# 3 + 2 t^2 / (1 - t^2); and the partial depends on the node below, so S is not 0 either.
+# S is measured by moving each node by its error bound in doubles, so it is known to about an
+# ulp of the gradient, and tanh's rounding adds the sweep's measured error R: pinned to 25 %.
+CHAIN = Graph((A, B), (mul(0, 1), Node("tanh", (2,))))
+
+
+def test_w_and_s_through_tanh_by_hand():
+    n = A * B
+    t = math.tanh(n)
+    slope = 1 - t * t
+    w_edges = (2 + 3 + 2 * t * t / slope) + (2 + 2)  # tanh's edge, then mul's edge
+    # S: node n's rounding |n| moves g_0 = x1 (1 - tanh(n)^2) by |x1| * 2 |t| (1 - t^2) per unit;
+    # the output's own rounding moves no gradient
+    s0, s1 = abs(n) * abs(B) * 2 * abs(t) * slope, abs(n) * A * 2 * abs(t) * slope
+    tols, forward = symbolic_tolerances(CHAIN)
+    assert tols[0] == near(C * EPS * (abs(B) * slope * w_edges + s0), rel=0.25)
+    assert tols[1] == near(C * EPS * (A * slope * w_edges + s1), rel=0.25)
+    # forward: n's rounding through d out/d n = 1 - t^2, the output's own |t|, and the sweep's
+    # measured error (its tanh is rounded): R = C * |tanh(n) in doubles - tanh(n)|
+    with mpmath.workdps(50):
+        rounding = float(abs(mpmath.mpf(t) - mpmath.tanh(mpmath.mpf(n))))
+    assert forward == near(C * EPS * (abs(n) * slope + abs(t)) + C * rounding, rel=0.05)
+
+
+# ---------------------------------------------------------------------- fan-out: paths and adjoints add up
+# n2 = x0 x1, n3 = n2 x0, n4 = n3 n2 = x0^3 x1^2: x0 reaches the output three ways, n2 two ways.
+FAN = Graph((A, B), (mul(0, 1), mul(2, 0), mul(3, 2)))
+
+
+def test_fan_out_sums_every_path_and_every_node_by_hand():
+    a, b = A, B
+    # W: paths of x0 (|product of partials|, edges): n3-n4 (a^2 b^2, 2), n2-n4 (a^2 b^2, 2),
+    # n2-n3-n4 (a^2 b^2, 3); of x1: n2-n4 (|a^3 b|, 2), n2-n3-n4 (|a^3 b|, 3); 4 per mul edge
+    w0, w1 = (8 + 8 + 12) * a * a * b * b, (8 + 12) * abs(a**3 * b)
+    # S: d g/d v_k with v_k free and everything above it recomputed (worked out on paper):
+    # g0 = v2^2 + 2 b x0 v2 -> d/dv2 = 4ab; g0 = (ab)^2 + (v3 + a^2 b) b -> d/dv3 = b;
+    # g1 = 2 a^2 v2 -> 2a^2; g1 = (v3 + a^2 b) a -> a.  Forward errors: |ab|, |a^2 b|.
+    s0 = abs(a * b) * 4 * abs(a * b) + abs(a * a * b) * abs(b)
+    s1 = abs(a * b) * 2 * a * a + abs(a * a * b) * a
+    tols, forward = symbolic_tolerances(FAN)  # S measured in doubles: to about an ulp of g
+    assert tols[0] == near(C * EPS * (w0 + s0), rel=0.05)
+    assert tols[1] == near(C * EPS * (w1 + s1), rel=0.05)
+    # forward: |n2| |d out/d n2| + |n3| |d out/d n3| + |n4| = |ab| 2|a^2 b| + |a^2 b| |ab| + |a^3 b^2|
+    assert forward == near(C * EPS * 4 * abs(a**3 * b * b), rel=0.05)
+
+
+def test_nodes_that_do_not_reach_the_output_add_nothing():
+    # exp(x0) first, unused; the product after it must still be counted
+    dead_first = Graph((A, B), (Node("exp", (0,)), mul(0, 1)))
+    assert symbolic_tolerances(dead_first) == symbolic_tolerances(PRODUCT)
+    # the output is not the last node: the square after it is not part of the function
+    early_out = Graph((A, B), (mul(0, 1), mul(2, 2)), output=2)
+    assert symbolic_tolerances(early_out) == symbolic_tolerances(PRODUCT)
+
+
+# ---------------------------------------------------------------------- symbolic: S, forward rounding
+# x2 * vsum(x0, x1): 1 + (-0.75) is exact in floats, but a 2-term sum may be off by
+# 2 * (|x0| + |x1|) eps, which moves d/dx2 = the sum by as much: S_2 = 2 * 1.75 = 3.5.
+CANCEL = Graph((1.0, -0.75, 1.5), (Node("vsum", (0, 1)), mul(3, 2)))
+
+
+def test_s_of_a_cancelling_sum_by_hand():
+    n = 0.25
+    tols, forward = symbolic_tolerances(CANCEL)
+    w2 = abs(n) * 4
+    assert tols[2] == near(C * EPS * (2 * 1.75 + w2), rel=1e-7)
+    assert tols[0] == near(C * EPS * 1.5 * (4 + 4), rel=1e-7)  # S_0 = 0: d/dx0 = x2
+    # forward: the sum's bound 3.5 through d out/d n = x2, and the product's own rounding
+    assert forward == near(C * EPS * (3.5 * 1.5 + abs(n * 1.5)), rel=1e-12)
+
+
+def test_s_is_bounded_a_slip_just_above_it_is_caught_just_below_it_is_not():
+    n = 0.25
+    tol = C * EPS * (2 * 1.75 + 4 * n)  # d/dx2 = n; the mul rule's slip moves it by n (factor - 1)
+    assert verdicts(CANCEL, wrong_engine("mul", 1 + 0.9 * tol / n))[2]
+    assert not verdicts(CANCEL, wrong_engine("mul", 1 + 1.1 * tol / n))[2]
+
+
+def test_s_is_needed_by_an_engine_whose_sum_rounds_differently():
+    # x2 * vsum(x0, x1) with x0 + x1 = 2**-20 exactly: a 2-term sum may be off by 2 * (|x0| + |x1|)
+    # eps (about 4 eps); an engine off by eps moves d/dx2 by eps.  The sweep is exact (R = 0) and
+    # W_2 = 16 eps * 4 * 2**-20, so only S_2 = 16 * 4 eps admits it.
+    graph = Graph((1.0, -(1 - 2.0**-20), 1.5), (Node("vsum", (0, 1)), mul(3, 2)))
+    assert verdicts(graph, vsum_off_engine(EPS))[2]
+    tol = symbolic_tolerances(graph)[0][2]
+    w = C * EPS * 4 * 2.0**-20
+    assert tol == near(C * EPS * 2 * (2 - 2.0**-20) + w, rel=1e-9)
+    assert tol - C * EPS * 2 * (2 - 2.0**-20) < EPS <= tol
+
+
+def test_our_engines_sum_that_rounds_away_is_within_s_and_r():
+    # 1 + 2**-55 - 1 is 0 in floats and 2**-55 exactly: d/dx3 = that sum, so our engine is off by
+    # 2**-55; W_3 = 4 * 0 = 0, S_3 = 16 eps * 3 * 2 (the sum's bound), R_3 = 16 * 2**-55 (the
+    # sweep rounds the same way)
+    graph = Graph((1.0, 2.0**-55, -1.0, 1.5), (Node("vsum", (0, 1, 2)), mul(4, 3)))
+    assert engine_error(graph, 3) == Fraction(2) ** -55
+    tol = symbolic_tolerances(graph)[0][3]
+    assert tol == near(C * EPS * 3 * 2 + C * 2.0**-55, rel=1e-9)
+    assert verdicts(graph, autograd) == [True, True, True, True]
+
+
+def test_s_steps_relative_to_a_large_node():
+    # n = x0 x1 = 2**26, out = n * n: g_0 = 2 n x1, moved by 2 |x1| per unit of n (a step absolute
+    # to 1e-6 would vanish next to 2**26); W_0 = |x1| (|n| 4 * 2 + 4 * 2 |n|) = 16 |x1 n|
+    x = 8192.0
+    n = x * x
+    graph = Graph((x, x), (mul(0, 1), mul(2, 2)))
+    assert symbolic_tolerances(graph)[0] == [near(C * EPS * (n * 2 * x + 16 * x * n), rel=1e-9)] * 2
+
+
+def test_s_steps_stay_on_one_side_of_a_nearby_kink():
+    # x1 * relu(-x0) at x0 = -1.5e-6: moving the relu input by its 1e-6 step keeps it positive, so
+    # S_0 = 0 and tol_0 = W_0 = |x1| (4 + 2 + 4) (mul, relu with an exact partial, neg); a step of
+    # 2e-6 would cross 0 and count relu's jump as a sensitivity of 0.5 / 4e-6 per unit
+    graph = Graph((-1.5e-6, 0.5), (Node("neg", (0,)), Node("relu", (2,)), mul(3, 1)))
+    tols, _ = symbolic_tolerances(graph)
+    assert tols[0] == near(C * EPS * 0.5 * 10, rel=1e-9)
+
+
+# ---------------------------------------------------------------------- symbolic: underflow
+# x2 * (x0 * x1) at x0 = x1 = 1e-200: x0 x1 = 1e-400 underflows to 0, so d/dx2 is 0 in floats
+UNDERFLOW = Graph((1e-200, 1e-200, 1.5), (mul(0, 1), mul(3, 2)))
+
+
+def test_underflow_terms_are_needed_and_count_tiny_where_nothing_else_is_left():
+    tols, forward = symbolic_tolerances(UNDERFLOW)
+    # W_2 = |n| * 4 = 0 and n's relative error is 0; n may underflow by TINY: S_2 = C * TINY
+    # (d/dx2 = n); the backward product 1 * n may too: C * TINY * (1 + U_2) with U_2 = (1 + 1) * 1
+    # (the edge out -> x2); R_2 = C * 1e-400, which is 0 in doubles
+    assert tols[2] == 4 * C * TINY
+    # forward: n moved by C * TINY moves the output by 1.5 times that, the output itself by C * TINY,
+    # and C * TINY
+    assert forward == (1.5 + 1 + 1) * C * TINY
+    assert verdicts(UNDERFLOW, autograd) == [True, True, True]  # the engine is off by 1e-400
+
+
+# ---------------------------------------------------------------------- the reports
+def test_each_oracle_titles_its_report_and_fills_every_column():
+    exact = assert_grads_exact(Graph((Fraction(1, 3), 2), (mul(0, 1),)))
+    assert exact.title == "exact oracle (sympy derivative at the rational point, zero tolerance)"
+    assert [(r.name, r.value, r.engine, r.oracle, r.tol) for r in exact.rows] == [
+        ("x0", Fraction(1, 3), 2, 2, 0.0), ("x1", 2, Fraction(1, 3), Fraction(1, 3), 0.0)
+    ]  # fmt: skip
+    symbolic = assert_grads_symbolic(PRODUCT)
+    assert symbolic.title == "symbolic oracle (sympy derivative, exact/interval reference, derived tolerance)"
+    assert [(r.name, r.value, r.engine, r.oracle) for r in symbolic.rows] == [
+        ("x0", A, B, B),
+        ("x1", B, A, A),
+    ]
+    fd = assert_grads_fd(PRODUCT, rtol=1e-6, atol=0.5)
+    assert fd.title == "finite differences (central, Richardson, rtol=1e-06, atol=0.5)"
+    assert [(r.name, r.value, r.engine) for r in fd.rows] == [("x0", A, B), ("x1", B, A)]
+    assert all(r.ok and r.oracle == near(r.engine, rel=1e-9) for r in fd.rows)
+
+
+def softplus(x):
+    return (x.exp() + 1).log()
+
+
+def test_gradcheck_names_the_function_or_calls_it_f():
+    named = gradcheck(softplus, [0.5])
+    assert named.title == "gradcheck of softplus (central differences, rtol=1e-07, atol=1e-10)"
+    unnamed = functools.partial(softplus)
+    assert (
+        gradcheck(unnamed, [0.5], rtol=0.5, atol=0).title
+        == "gradcheck of f (central differences, rtol=0.5, atol=0)"
+    )
+    assert gradcheck(unnamed, [0.5]).rows[0].value == 0.5
+
+
+@pytest.mark.parametrize("oracle", [assert_grads_exact, assert_grads_symbolic, assert_grads_fd])
+def test_a_mismatch_reproduces_with_the_engine_under_test(oracle):
+    graph = Graph((Fraction(1, 2), Fraction(-3, 2)), (mul(0, 1),))
+    engine = wrong_engine("mul", 2)
+    with pytest.raises(GradientMismatch) as info:
+        oracle(graph if oracle is assert_grads_exact else graph.with_leaves([0.5, -1.5]), engine)
+    details = info.value.report.details
+    assert "from wrong_mul_engine import Value" in details
+    assert "n2 = x0 * x1" in details and "graph description: Graph(leaves=(" in details
+    assert str(info.value).endswith(details)
+
+
+def test_exact_oracle_refuses_a_float_graph_naming_it():
+    with pytest.raises(
+        ValueError, match=r"assert_grads_exact: needs rational ops on Fraction leaves, got Graph\("
+    ):
+        assert_grads_exact(PRODUCT)
+
+
+def test_report_table_columns_line_up_and_show_every_number_type():
+    with mpmath.workdps(50):  # a reference as the symbolic oracle holds it
+        third = mpmath.mpf(1) / 3
+    rows = [
+        LeafComparison("x0", 0.5, Fraction(1, 3), third, 1e-3, 2e-3, 1.5e-3, False),
+        LeafComparison("x12", 2, 0.25, 0.25, 0.0, 0.0, 0.0, True),
+    ]
+    text = str(GradcheckReport("some oracle", rows))
+    title, head, *lines = text.split("\n")
+    assert title == "some oracle: MISMATCH"
+    assert head.split() == ["input", "value", "engine", "oracle", "abs", "err", "rel", "err", "tol"]
+    assert lines[0].split() == ["x0", "0.5", "1/3", "0.33333333333333333", "1.00e-03", "2.00e-03", "1.50e-03",
+                                "<--", "differs"]  # fmt: skip
+    assert lines[1].split() == ["x12", "2", "0.25", "0.25", "0.00e+00", "0.00e+00", "0.00e+00"]
+
+    def right_edges(line):  # where each of the six right-aligned columns ends
+        return [m.end() for m in re.finditer(r"\S+", line)][1:7]
+
+    head_edges = [m.end() for m in re.finditer(r"\S+", head)]
+    head_edges = [*head_edges[1:4], head_edges[5], head_edges[7], head_edges[8]]  # "abs err", "rel err"
+    assert right_edges(lines[0]) == right_edges(lines[1]) == head_edges
+    good = str(GradcheckReport("all good", rows[1:]))
+    assert good.startswith("all good: ok\n") and good.endswith("0.00e+00")  # nothing after the table
+    assert str(GradcheckReport("with details", rows[1:], details="why")).endswith("0.00e+00\nwhy")
+
+
+# ---------------------------------------------------------------------- comparing
+def test_a_zero_oracle_has_relative_error_0_when_met_and_infinite_when_missed():
+    def cancel(x):
+        return x + -x  # d/dx = 1 - 1 = 0, and every finite difference is exactly 0
+
+    (met,) = gradcheck(cancel, [0.5]).rows
+    assert (met.oracle, met.engine, met.rel_err, met.ok) == (0.0, 0.0, 0.0, True)
+    (missed,) = gradcheck(cancel, [0.5], engine=wrong_engine("neg", 2), raise_exception=False).rows
+    assert (missed.engine, missed.abs_err, missed.rel_err, missed.ok) == (-1.0, 1.0, math.inf, False)
+
+
+class Unfinished:
+    """An engine whose backward leaves a non-number in .grad."""
+
+    def __init__(self, data):
+        self.data, self.grad = data, "not computed"
+
+    def __mul__(self, other):
+        return Unfinished(self.data * other.data)
+
+    def backward(self):
+        pass
+
+
+def test_a_gradient_that_is_not_a_number_is_a_mismatch_not_a_crash():
+    engine = Engine(Unfinished, name=__name__)  # given explicitly: discovery would refuse it
+    report = gradcheck(lambda a, b: a * b, [2.0, 3.0], engine=engine, raise_exception=False)
+    assert [r.ok for r in report.rows] == [False, False]
+    assert all(math.isnan(r.abs_err) and math.isnan(r.rel_err) for r in report.rows)
+    assert [r.oracle for r in report.rows] == [near(3.0, rel=1e-9), near(2.0, rel=1e-9)]
+
+
+# ---------------------------------------------------------------------- finite differences
+def cubic_at(c):
+    """(x - c)**3: at x = c its derivative is 0 and D(h) = h**2 exactly, D(2h) = 4 h**2."""
+    return lambda x: (x[0] - c) ** 3
+
+
+@pytest.mark.parametrize("x", [0.5, -1.0, 3.0])
+def test_fd_step_and_richardson_by_hand(x):
+    h = H0 * max(1, abs(x))
+    row = _fd_row(cubic_at(x), [x], 0, 0.0, "x0", 0.0, 0.0)
+    # |D(h) - D(2h)| = 3 h**2; rounding 4 eps F / h with F = 8 h**3; numeric (4 h^2 - 4 h^2) / 3 = 0
+    assert row.tol == near(3 * h * h + 32 * EPS * h * h, rel=1e-6)
+    assert abs(row.oracle) < 1e-6 * h * h and row.ok
+
+
+def test_fd_shrinks_the_step_by_four_until_twice_it_is_allowed():
+    asked = []
+
+    def step_ok(x, j, step):
+        asked.append(step)
+        return step < H0 / 4
+
+    row = _fd_row(cubic_at(0.5), [0.5], 0, 0.0, "x0", 0.0, 0.0, step_ok)
+    assert asked == [2 * H0, 2 * H0 / 4, 2 * H0 / 16]
+    h = H0 / 16
+    assert row.tol == near(3 * h * h + 32 * EPS * h * h, rel=1e-6)
+
+
+def test_fd_shrinks_until_the_step_vanishes_and_then_gives_no_verdict():
+    asked = []
+    with pytest.raises(OracleInconclusive, match="no step along x0 avoids a kink or a jump"):
+        _fd_row(cubic_at(0.5), [0.5], 0, 0.0, "x0", 0.0, 0.0, lambda x, j, step: asked.append(step))
+    assert asked == [2 * H0 / 4**k for k in range(len(asked))]
+    assert 0.5 + asked[-1] != 0.5 and 0.5 + asked[-1] / 4 == 0.5  # the last step that moved x
+
+
+def spike(where, big=1e6):
+    """0 * x + 1, except |f| = big at x = 0.5 + where (and its mirror): D(h) = D(2h) = 0."""
+
+    def f(a):
+        return a * 0 + (big if abs(abs(a.data - 0.5) - where) < H0 / 8 else 1.0)
+
+    return f
+
+
+@pytest.mark.parametrize("where", [0, H0, 2 * H0])
+def test_fd_rounding_term_uses_the_largest_value_seen_at_any_of_the_five_points(where):
+    (row,) = gradcheck(spike(where), [0.5], rtol=0, atol=0).rows
+    assert (row.engine, row.oracle) == (0.0, 0.0)
+    assert row.tol == near(4 * EPS * 1e6 / H0, rel=1e-12)
+
+
+def test_fd_rtol_and_atol_are_added():
+    (row,) = gradcheck(spike(0, big=1.0), [0.5], rtol=0.5, atol=0.25).rows
+    assert row.tol == near(4 * EPS / H0 + 0.25, rel=1e-12)  # numeric 0: rtol adds nothing
+    (row,) = gradcheck(lambda a: a * 3, [0.5], rtol=0.5, atol=0.25).rows
+    assert row.tol == near(0.5 * 3 + 0.25, rel=1e-9)
+
+
+# relu kinks: steps are shrunk until no relu input changes sign within x +- 2h
+def test_fd_shrinks_a_step_that_would_cross_a_kink_below():
+    graph = Graph((1e-5,), (Node("relu", (0,)),))  # 2 H0 = 1.2e-5 reaches below 0; H0 / 2 does not
+    (row,) = assert_grads_fd(graph).rows
+    assert row.oracle == near(1.0, rel=1e-9)
+    assert row.tol < 2e-7  # rtol + atol + rounding: no kink in the difference
+    with pytest.raises(GradientMismatch):
+        assert_grads_fd(graph, wrong_engine("relu", 1 + 1e-4))
+
+
+def test_fd_shrinks_a_step_that_would_cross_a_kink_above_on_a_later_relu():
+    # x1 * relu(-x0) at x0 = -1e-5: the kink is above x0, and the relu is not the first node
+    graph = Graph((-1e-5, 0.5), (Node("neg", (0,)), Node("relu", (2,)), mul(1, 3)))
+    rows = assert_grads_fd(graph).rows
+    assert rows[0].oracle == near(-0.5, rel=1e-9) and rows[0].tol < 2e-7
+
+
+def test_fd_shrinks_a_step_that_would_leave_the_domain():
+    # log(x0) at 1e-5 (next to a relu elsewhere): x0 - 2 H0 < 0, where log is undefined
+    graph = Graph((1e-5, 0.5), (Node("log", (0,)), Node("relu", (1,)), Node("add", (2, 3))))
+    rows = assert_grads_fd(graph).rows
+    assert rows[0].oracle == near(1e5, rel=1e-3) and rows[1].oracle == near(1.0, rel=1e-9)
+
+
+# ---------------------------------------------------------------------- the error columns of the op table
+def test_partial_error_of_tanh_near_saturation():
+    # tanh'(x) = 1 - t*t from a rounded t loses 2 t^2 / (1 - t^2) eps relative: at x = 2.981 our
+    # (correct) engine is off by more than the 16 * (2 + 2) eps that a plain partial would get;
+    # the reference sweep computes 1 - t*t the same way, so R adds 16 times that error
+    x = 2.981
+    value = autograd.Value(x)
+    value.tanh().backward()
+    with mpmath.workdps(50):
+        exact = 1 / mpmath.cosh(mpmath.mpf(x)) ** 2
+        error = float(abs(mpmath.mpf(value.grad) - exact))
+    slope = float(exact)
+    assert error > C * EPS * 4 * slope
+    t = math.tanh(x)
+    (tol,), _ = symbolic_tolerances(Graph((x,), (Node("tanh", (0,)),)))
+    assert tol == near(C * EPS * slope * (2 + 3 + 2 * t * t / (1 - t * t)) + C * error, rel=1e-6)
+    assert error <= tol
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "const", "out", "fwd_err", "partial_err"),
+    [
+        ("add", (0.5, -2.0), None, -1.5, 1.5, 2),  # correctly rounded: |out| eps; partials exact: 2
+        ("exp", (1.0,), None, math.e, math.e, 2),
+        ("div", (1.0, 4.0), None, 0.25, 0.25, 3),  # the partial -a / b**2 is one more rounding
+        ("rdiv", (4.0,), 1, 0.25, 0.25, 3),
+        ("powc", (3.0,), 2, 9.0, 18.0, 3),  # pow is within 2 ulp; c * x**(c-1)
+        ("vpow", (2.0, 3.0), None, 8.0, 16.0, 4),
+        ("rpow", (3.0,), 2, 8.0, 16.0, 4),
+        ("relu", (-1.0,), None, 0.0, 0.0, 0),  # its partial is exactly 0 or 1
+        ("sigmoid", (0.0,), None, 0.5, 2.0, 4 + 0.5 / 0.5),  # s (1 - s) from a rounded s
+        ("tanh", (0.0,), None, 0.5, 0.5, 3 + 2 * 0.25 / 0.75),  # out = t: only t matters here
+        ("vsum", (1.0, -2.0, 0.5), None, -0.5, 3 * 3.5, 2),  # n-term sum: n * sum |terms|
+        ("dot", (2.0, -3.0, 0.5, 1.0, 4.0), None, 0.0, 5 * (4.0 + 1.0 + 3.0), 2),  # 2k+1 terms
+    ],
+)
+def test_error_columns_of_the_op_table(op, args, const, out, fwd_err, partial_err):
+    assert OPS[op].fwd_err(args, const, out) == near(fwd_err, rel=1e-15)
+    assert OPS[op].partial_err(args, const, out) == near(partial_err, rel=1e-15)
+
+
+# ---------------------------------------------------------------------- the corrected derivation's extras
+def test_a_long_fraction_prints_as_17_significant_digits_and_a_short_one_as_it_is():
+    short, long = Fraction(1, 10**21 + 1), Fraction(1, 10**22 + 1)  # 24 and 25 characters
+    third = Fraction(10**23 + 1, 3 * 10**23)  # 0.333333333333333333333336667
+    rows = [LeafComparison("x0", short, long, third, 0.0, 0.0, 0.0, True)]
+    (line,) = str(GradcheckReport("t", rows)).split("\n")[2:]
+    assert line.split()[1:4] == ["1/1000000000000000000001", "1.0e-22", "0.33333333333333333"]
+
+
+def test_the_symbolic_rows_tolerance_is_the_derived_one_widened_by_the_references_radius():
+    graph = CHAIN  # tanh: an interval reference with a radius (settled far below an ulp of tol here)
+    radius = graph.reference().gradient_radius
+    assert radius and all(r > 0 for r in radius)
+    rows = assert_grads_symbolic(graph).rows
+    assert [r.tol for r in rows] == [t + float(r) for t, r in zip(symbolic_tolerances(graph)[0], radius)]
+
+
+# relu(x0 - x0) * x1: the relu input is exactly 0 in floats and exactly
+ON_KINK = Graph((0.5, 2.0), (Node("sub", (0, 0)), Node("relu", (2,)), mul(3, 1)))
+
+
+def test_a_relu_input_exactly_0_both_ways_is_judged_only_under_a_declared_convention():
+    with pytest.raises(OracleInconclusive, match="too close to the kink"):
+        assert_grads_symbolic(ON_KINK)
+    with pytest.raises(OracleInconclusive, match="too close to the kink"):
+        assert_grads_symbolic(ON_KINK, relu_grad_at_zero=1)
+    rows = assert_grads_symbolic(ON_KINK, relu_grad_at_zero=0).rows  # our engine: relu'(0) = 0
+    assert [(r.engine, r.ok) for r in rows] == [(0.0, True), (0.0, True)]
+
+
+@pytest.mark.parametrize(("k", "judged"), [(60, False), (68, True)])
+@pytest.mark.parametrize("relu_grad_at_zero", [None, 0])  # the convention is about inputs exactly 0 only
+def test_a_relu_input_within_its_forward_error_bound_is_not_judged(k, judged, relu_grad_at_zero):
+    # relu(x0 + x1) * x2 with x0 + x1 = k eps exactly: the sum's bound is C * 2 * (|x0| + |x1|) eps,
+    # about 64 eps, so at 60 eps a correct engine could have the input on either side of 0
+    graph = Graph((1.0, -(1 - k * EPS), 2.0), (Node("vsum", (0, 1)), Node("relu", (3,)), mul(4, 2)))
+    if judged:
+        assert assert_grads_symbolic(graph, relu_grad_at_zero=relu_grad_at_zero).ok
+    else:
+        with pytest.raises(OracleInconclusive, match="too close to the kink"):
+            assert_grads_symbolic(graph, relu_grad_at_zero=relu_grad_at_zero)
+
+
+def test_every_relu_is_checked_after_one_exactly_on_its_kink():
+    # relu(x0 - x0) (on the kink both ways, judged under relu'(0) = 0), then relu(x1 + x2) 60 eps from 0
+    leaves = (0.5, 1.0, -(1 - 60 * EPS))
+    nodes = (Node("sub", (0, 0)), Node("relu", (3,)), Node("vsum", (1, 2)), Node("relu", (5,)), mul(4, 6))
+    with pytest.raises(OracleInconclusive, match="relu n6: its input n5"):
+        assert_grads_symbolic(Graph(leaves, nodes), relu_grad_at_zero=0)
+
+
+def test_fd_where_f_fails_at_a_step_gives_no_verdict_and_says_where():
+    with pytest.raises(
+        OracleInconclusive, match=rf"finite differences: f fails at x0 \+- {1.5 * H0:.3g} \(log"
+    ):
+        gradcheck(lambda a: (a - 1.5).log(), [1.5 + 1e-6])
+
+
+def test_fd_a_rejection_that_a_finer_step_does_not_confirm_is_inconclusive():
+    # x**3 at 2 by an engine whose mul rule is off by 1e-10 (so d/dx off by about 2e-9): outside
+    # the first estimate's tolerance (3 h**2 + 4 eps F / h, about 1e-9), inside the one with a step
+    # 8 times smaller (8 times the rounding term, about 5e-9): no verdict
+    h = 2 * H0
+    with pytest.raises(OracleInconclusive) as info:
+        gradcheck(lambda a: a * a * a, [2.0], engine=wrong_engine("mul", 1 + 1e-10), rtol=0, atol=0)
+    message = str(info.value)
+    assert message.startswith("finite differences along x0 did not converge: 12.0")
+    assert (
+        f"at step {h:.3g}, 12.0" in message and f"at step {h / 8:.3g}; the engine says 12.0000000" in message
+    )
+    # off by 6e-9, both estimates reject it: a confirmed mismatch
+    with pytest.raises(GradientMismatch):
+        gradcheck(lambda a: a * a * a, [2.0], engine=wrong_engine("mul", 1 + 3e-10), rtol=0, atol=0)
+
+
+def test_fd_tolerance_of_a_graph_adds_the_float_functions_forward_bound_over_h():
+    # x0 * x1 at (0.75, -1.25), along x0 (h = H0): the product may be off by f_err = C eps |x0 x1|,
+    # which moves a difference by 2 f_err / h; rounding 4 eps F / h with F = |x0 x1| (to 1e-5)
+    (row, _) = assert_grads_fd(PRODUCT, rtol=0, atol=0).rows
+    f = abs(A * B)
+    assert row.tol == near((4 * EPS * f + 2 * C * EPS * f) / H0, rel=0.05)
+
+
+def test_fd_tolerance_of_a_graph_adds_the_symbolic_gradient_tolerance():
+    # x0 * x1 at (0.75, 0), along x1: f = 0.75 x1 is 0 at x1 and exact at x1 +- h (up to an ulp):
+    # rounding 4 eps F / h = 4 eps * 0.75 * 2h / h = 6 eps, f_err about C TINY; the engine's
+    # gradient may be off by tol_1 = C eps * 4 * 0.75 = 48 eps, which the estimate must allow too
+    (_, row) = assert_grads_fd(Graph((A, 0.0), (mul(0, 1),)), rtol=0, atol=0).rows
+    assert row.tol == near(54 * EPS, rel=0.05)
