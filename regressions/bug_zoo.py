@@ -132,6 +132,7 @@ def topological_order_without_visited_set(root: Any) -> tuple[list[Any], list[An
     order: list[Any] = []
     leaves: list[Any] = []
     before: list[Any] = []
+    listed_leaves: set[int] = set()  # leaves are still listed once (a set: a leaf is met on every path)
     work = [(root, False)]
     while work:
         node, expanded = work.pop()
@@ -141,7 +142,8 @@ def topological_order_without_visited_set(root: Any) -> tuple[list[Any], list[An
             node.grad = 0
             work.append((node, True))
             work.extend((child, False) for child in node._prev)
-        elif all(node is not leaf for leaf in leaves):
+        elif id(node) not in listed_leaves:
+            listed_leaves.add(id(node))
             _list_leaf(node, leaves, before)
     return order, leaves, before
 
