@@ -749,3 +749,18 @@ def test_to_dot_lists_every_node_and_edge():
 def test_to_dot_of_a_leaf():
     text = Value(3).to_dot()
     assert text.count("->") == 0 and text.count("[label=") == 1 and "data 3" in text
+
+
+@pytest.mark.parametrize("overflowing_first", [True, False])
+def test_every_leaf_is_checked_for_overflow_whatever_the_order_and_the_others_gradients(overflowing_first):
+    # b's share is 10 * 1e308 = inf (a float product: no exception), reached only by the final
+    # check over the leaves; finite leaves, and one holding a Value from create_graph, come
+    # before or after it in that check, and none may stop it.
+    w, p, b = Value(2.0), Value(3.0), Value(1e-300)
+    w.grad = 0.5  # a finite gradient, kept and added back
+    (p * p).backward(create_graph=True)  # p.grad is now a Value
+    big = (b * 1e308) * 10
+    others = w * 1.5 + p * 1.5
+    y = big + others if overflowing_first else others + big
+    with pytest.raises(OverflowError, match="backward: the gradient reaching"):
+        y.backward()
