@@ -699,3 +699,29 @@ def test_u_sums_every_edge_and_every_path_to_the_leaf():
     # U_2 = 6, and C * TINY * (1 + U_2) = 112 TINY. W_2 = 0 (the path's partial n is 0), R_2 = 0.
     graph = Graph((1e-200, 1e-200, 1.5), (mul(0, 1), Node("add", (2, 2)), mul(3, 4)))
     assert symbolic_tolerances(graph)[0][2] == 144 * TINY
+
+
+def test_fd_estimates_that_agree_exactly_confirm_a_mismatch_even_at_zero_tolerance():
+    # f = 0: both estimates are exactly 0 with tolerance 0 (no rounding, rtol = atol = 0), so an
+    # engine that says 1 is a confirmed mismatch: estimates that coincide did converge
+    row = _fd_row(lambda x: 0.0, [0.5], 0, 1.0, "x0", 0.0, 0.0)
+    assert (row.oracle, row.tol, row.ok) == (0.0, 0.0, False)
+
+
+@pytest.mark.parametrize("judged", [True, False])
+def test_a_relu_input_exactly_0_but_nonzero_in_floats_beyond_its_bound(judged):
+    # relu(+-((1 - (1 - t)) * (1 - (1 - t)) - x3)), t = 2**-60, x3 = t**2: each factor is 0 in floats
+    # and t exactly, so the product's first-order bound (C TINY) misses t**2. The input is exactly 0
+    # and -+t**2 in floats: below 0 both relu' agree (0, Step(0) = 0) and it is judged; above 0 a
+    # correct engine's relu' = 1 differs from Step(0): no verdict, never a mismatch
+    t = 2.0**-60
+    sub = functools.partial(Node, "sub")
+    factors = (sub((0, 1)), sub((0, 4)), sub((0, 2)), sub((0, 6)), mul(5, 7))
+    graph = Graph((1.0, t, t, t * t), (*factors, sub((8, 3) if judged else (3, 8)), Node("relu", (9,))))
+    if judged:
+        assert assert_grads_symbolic(graph).ok
+    else:
+        with pytest.raises(
+            OracleInconclusive, match=re.escape(f"relu n10: its input n9 is {t * t!r} in floats")
+        ):
+            assert_grads_symbolic(graph)
