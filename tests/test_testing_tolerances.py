@@ -38,7 +38,7 @@ from autograd.testing import (
 )
 from autograd.testing.engines import Engine
 from autograd.testing.ops import OPS
-from autograd.testing.oracles import LeafComparison, _fd_row, symbolic_tolerances
+from autograd.testing.oracles import LeafComparison, _central, _fd_row, symbolic_tolerances
 from tests.wrong_engines import vsum_off_engine, wrong_engine
 
 EPS = 2.0**-52  # the derivation's constants, written out: the tests pin them too
@@ -447,6 +447,13 @@ def test_fd_shrinks_a_step_that_would_leave_the_domain():
     assert rows[0].oracle == near(1e5, rel=1e-3) and rows[1].oracle == near(1.0, rel=1e-9)
 
 
+def test_fd_shrinks_a_step_whose_upper_side_leaves_the_domain():
+    # log(-x0) at x0 = -1e-5: x0 + 2 H0 > 0 fails (and is tried first), not a step to take
+    graph = Graph((-1e-5,), (Node("neg", (0,)), Node("log", (1,))))
+    (row,) = assert_grads_fd(graph).rows
+    assert row.oracle == near(-1e5, rel=1e-3) and row.ok
+
+
 # ---------------------------------------------------------------------- the error columns of the op table
 def test_partial_error_of_tanh_near_saturation():
     # tanh'(x) = 1 - t*t from a rounded t loses 2 t^2 / (1 - t^2) eps relative: at x = 2.981 our
@@ -577,3 +584,144 @@ def test_fd_tolerance_of_a_graph_adds_the_symbolic_gradient_tolerance():
     # gradient may be off by tol_1 = C eps * 4 * 0.75 = 48 eps, which the estimate must allow too
     (_, row) = assert_grads_fd(Graph((A, 0.0), (mul(0, 1),)), rtol=0, atol=0).rows
     assert row.tol == near(54 * EPS, rel=0.05)
+
+
+# ---------------------------------------------------------------------- edges the mutation run found
+def test_central_difference_says_why_it_gives_no_verdict():
+    with pytest.raises(OracleInconclusive) as info:
+        _central(lambda x: x[0], [1.0], 0, 1e-20)  # 1 +- 1e-20 are both 1
+    assert str(info.value) == "finite differences: the step 1e-20 vanishes next to x0 = 1.0"
+
+    def infinite_above_1(x):
+        return math.inf if x[0] > 1 else x[0]
+
+    for up_is_infinite in (True, False):  # ONE side not finite is enough
+        x = [1.0] if up_is_infinite else [-1.0]
+        f = infinite_above_1 if up_is_infinite else (lambda x: infinite_above_1([-x[0]]))
+        with pytest.raises(OracleInconclusive) as info:
+            _central(f, x, 0, 0.5)
+        sides = "(inf, 0.5)" if up_is_infinite else "(0.5, inf)"
+        assert str(info.value) == f"finite differences: f is not finite at x0 +- 0.5 {sides}"
+
+
+def test_fd_confirmation_widens_by_the_float_functions_bound_over_its_own_step():
+    # 3 x at 0.5 (h = H0): a float function off by f_err = 3e-12 widens the first estimate by
+    # 2 f_err / h = 1e-6 and the confirmation (step h / 8) by 8e-6; an engine off by 4e-6 is
+    # rejected by the first and accepted by the confirmation: no verdict, never a mismatch
+    def f(x):
+        return 3 * x[0]
+
+    f_err = 3e-12
+    assert 2 * f_err / H0 == near(9.9e-7, rel=0.01)
+    with pytest.raises(OracleInconclusive, match="did not converge"):
+        _fd_row(f, [0.5], 0, 3 + 4e-6, "x0", 0.0, 0.0, f_err=f_err)
+    # off by 9e-6, beyond both: a confirmed mismatch (the row is returned, not ok)
+    assert not _fd_row(f, [0.5], 0, 3 + 9e-6, "x0", 0.0, 0.0, f_err=f_err).ok
+
+
+@pytest.mark.parametrize(
+    ("leaves", "step"),
+    [
+        # x0 x1 = 1 (|node| <= 1: it may move by 0.01); 2 H0 would move it by 0.0124: shrunk once
+        ((1 / 1024, 1024.0), H0 / 4),
+        # x0 x1 = 2048: it may move by 20.48, 2 h = 2 H0 1024 moves it by 0.025: not shrunk
+        ((1024.0, 2.0), H0 * 1024),
+    ],
+)
+def test_fd_node_change_limit_is_one_percent_of_the_nodes_magnitude_or_of_1(leaves, step):
+    # f = x0 x1 is linear in x0 with a power-of-2 or exact slope: D(h) = D(2h) exactly, so the
+    # tolerance is the rounding term (4 eps F + 2 f_err) / h, F = max |f| at x0 +- 2h and
+    # f_err = C eps |f| (the product's forward bound), plus tol_0 = W_0 = C eps |x1| (2 + 2) of the
+    # symbolic oracle; a shrink too many or too few moves the tolerance by a factor 4
+    (row, _) = assert_grads_fd(Graph(leaves, (mul(0, 1),)), rtol=0, atol=0).rows
+    f = leaves[0] * leaves[1]
+    big_f = f + 2 * step * leaves[1]
+    grad_tol = C * EPS * leaves[1] * 4
+    assert row.tol == near((4 * EPS * big_f + 2 * C * EPS * f) / step + grad_tol, rel=1e-3)
+
+
+def test_a_relu_on_a_leaf_exactly_0_is_not_judged_without_the_convention():
+    # relu(x0) * x1 at x0 = 0: a leaf has no forward error (bound 0), so only the declared
+    # convention relu'(0) = 0 judges it
+    graph = Graph((0.0, 2.0), (Node("relu", (0,)), mul(2, 1)))
+    with pytest.raises(OracleInconclusive) as info:
+        assert_grads_symbolic(graph)
+    assert str(info.value) == (
+        "relu n2: its input x0 is 0.0 in floats and 0 exactly, forward error bound 0: "
+        "too close to the kink to judge"
+    )
+    assert assert_grads_symbolic(graph, relu_grad_at_zero=0).ok
+
+
+def test_a_relu_inputs_error_bound_adds_its_operands_bounds():
+    # relu((x0 + x1) * x2) with x0 + x1 = 60 eps exactly: the sum's bound (about 64 eps) reaches the
+    # relu input through * x2 = 1; the product's own bound is only C * 60 eps * eps
+    graph = Graph((1.0, -(1 - 60 * EPS), 1.0), (Node("vsum", (0, 1)), mul(3, 2), Node("relu", (4,))))
+    with pytest.raises(
+        OracleInconclusive, match=re.escape(f"relu n5: its input n4 is {60 * EPS!r} in floats")
+    ):
+        assert_grads_symbolic(graph)
+
+
+def test_symbolic_oracle_says_why_a_sweep_leaves_the_float_range():
+    # log(x0 - x0) = log(0): the unbumped sweep already fails
+    with pytest.raises(OracleInconclusive) as info:
+        symbolic_tolerances(Graph((0.5,), (Node("sub", (0, 0)), Node("log", (1,)))))
+    assert str(info.value) == (
+        "symbolic oracle: the reference sweep leaves the float range (math domain error)"
+    )
+    # log(x0 * x1) with x0 x1 = 16 TINY: its bound C * (16 TINY eps + TINY) = 16 TINY (rounded) moves
+    # it up to 32 TINY (fine) and down to 0, where log fails
+    with pytest.raises(OracleInconclusive) as info:
+        symbolic_tolerances(Graph((16 * TINY, 1.0), (mul(0, 1), Node("log", (2,)))))
+    assert str(info.value) == (
+        f"symbolic oracle: moving node 2 by {-16 * TINY:.3g} to size the tolerance fails (math domain error)"
+    )
+    # exp(709) = 8.2e307: W = |exp(709)| * (2 + 2) overflows
+    with pytest.raises(OracleInconclusive) as info:
+        symbolic_tolerances(Graph((709.0,), (Node("exp", (0,)),)))
+    assert str(info.value) == "symbolic oracle: a derived tolerance leaves the float range: [inf]"
+
+
+@pytest.mark.parametrize("x0", [8 * TINY, -8 * TINY])
+def test_s_moves_each_node_both_ways(x0):
+    # x1 * relu(-x0) with -x0 = -+8 TINY: moving the neg node by its bound 16 TINY moves the relu
+    # input across 0 one way only (up from -8 TINY, down from +8 TINY), which changes d/dx0 by
+    # |x1| = 0.5; every other term is a few TINY, lost next to 0.5
+    graph = Graph((x0, 0.5), (Node("neg", (0,)), Node("relu", (2,)), mul(3, 1)))
+    assert symbolic_tolerances(graph)[0][0] == near(0.5)
+
+
+def test_u_sums_every_edge_and_every_path_to_the_leaf():
+    # (x0 x1) * (x2 + x2) at x0 = x1 = 1e-200: n = x0 x1 underflows to 0, d/dx2 = 2 n is 0 in floats.
+    # S_2: n moved by C TINY moves d/dx2 by 2 C TINY = 32 TINY; s = x2 + x2 moved changes nothing.
+    # U_2 over the edges: s -> x2 twice (1 + |n|) * 1 = 2, out -> s (1 + 1) * |ds/dx2| = 2 * 2 = 4:
+    # U_2 = 6, and C * TINY * (1 + U_2) = 112 TINY. W_2 = 0 (the path's partial n is 0), R_2 = 0.
+    graph = Graph((1e-200, 1e-200, 1.5), (mul(0, 1), Node("add", (2, 2)), mul(3, 4)))
+    assert symbolic_tolerances(graph)[0][2] == 144 * TINY
+
+
+def test_fd_estimates_that_agree_exactly_confirm_a_mismatch_even_at_zero_tolerance():
+    # f = 0: both estimates are exactly 0 with tolerance 0 (no rounding, rtol = atol = 0), so an
+    # engine that says 1 is a confirmed mismatch: estimates that coincide did converge
+    row = _fd_row(lambda x: 0.0, [0.5], 0, 1.0, "x0", 0.0, 0.0)
+    assert (row.oracle, row.tol, row.ok) == (0.0, 0.0, False)
+
+
+@pytest.mark.parametrize("judged", [True, False])
+def test_a_relu_input_exactly_0_but_nonzero_in_floats_beyond_its_bound(judged):
+    # relu(+-((1 - (1 - t)) * (1 - (1 - t)) - x3)), t = 2**-60, x3 = t**2: each factor is 0 in floats
+    # and t exactly, so the product's first-order bound (C TINY) misses t**2. The input is exactly 0
+    # and -+t**2 in floats: below 0 both relu' agree (0, Step(0) = 0) and it is judged; above 0 a
+    # correct engine's relu' = 1 differs from Step(0): no verdict, never a mismatch
+    t = 2.0**-60
+    sub = functools.partial(Node, "sub")
+    factors = (sub((0, 1)), sub((0, 4)), sub((0, 2)), sub((0, 6)), mul(5, 7))
+    graph = Graph((1.0, t, t, t * t), (*factors, sub((8, 3) if judged else (3, 8)), Node("relu", (9,))))
+    if judged:
+        assert assert_grads_symbolic(graph).ok
+    else:
+        with pytest.raises(
+            OracleInconclusive, match=re.escape(f"relu n10: its input n9 is {t * t!r} in floats")
+        ):
+            assert_grads_symbolic(graph)
