@@ -38,28 +38,14 @@ from autograd.testing import (
 from autograd.testing.higher import engine_derivatives, hessian_tolerances, snippet
 from autograd.testing.ops import OPS
 from autograd.testing.oracles import EPS
+from tests.wrong_engines import OP_GRAPHS, TINY, engine_copy
+from tests.wrong_engines import RULES as FAST_RULES
 
-# The engine rule (fast path) behind each op whose second partials are not all zero.
-RULES = {
-    "mul": "_mul_back", "div": "_div_back", "rdiv": "_div_back", "powc": "_pow_back",
-    "vpow": "_value_pow_back", "rpow": "_value_pow_back", "exp": "_exp_back", "log": "_log_back",
-    "tanh": "_tanh_back", "sigmoid": "_sigmoid_back", "dot": "_dot_back",
-}  # fmt: skip
-
-# One graph per such op: its only node is the op (leaves inside the domain, second partials nonzero).
-FLOAT_GRAPHS = {
-    "mul": Graph((0.7, -1.3), (Node("mul", (0, 1)),)),
-    "div": Graph((0.7, -1.3), (Node("div", (0, 1)),)),
-    "rdiv": Graph((0.7,), (Node("rdiv", (0,), 0.5),)),
-    "powc": Graph((0.7,), (Node("powc", (0,), 1.5),)),
-    "vpow": Graph((0.7, 1.3), (Node("vpow", (0, 1)),)),
-    "rpow": Graph((0.7,), (Node("rpow", (0,), 3.0),)),
-    "exp": Graph((0.7,), (Node("exp", (0,)),)),
-    "log": Graph((0.7,), (Node("log", (0,)),)),
-    "tanh": Graph((0.7,), (Node("tanh", (0,)),)),
-    "sigmoid": Graph((0.7,), (Node("sigmoid", (0,)),)),
-    "dot": Graph((0.7, -1.3, 2.1, 0.4, -0.9), (Node("dot", (0, 1, 2, 3, 4)),)),
-}
+# The ops whose second partials are not all zero (sympy decides: see the first test), with the
+# engine rule (fast path) behind each and the one-node graph of tests/wrong_engines.py.
+SECOND_ORDER_OPS = ("mul", "div", "rdiv", "powc", "vpow", "rpow", "exp", "log", "tanh", "sigmoid", "dot")
+RULES = {op: FAST_RULES[op] for op in SECOND_ORDER_OPS}
+FLOAT_GRAPHS = {op: OP_GRAPHS[op] for op in SECOND_ORDER_OPS}
 # The rational ones (an integer power: x ** 3).
 EXACT_GRAPHS = {
     "mul": Graph((Fraction(7, 10), Fraction(-13, 10)), (Node("mul", (0, 1)),)),
@@ -68,16 +54,11 @@ EXACT_GRAPHS = {
     "powc": Graph((Fraction(7, 10),), (Node("powc", (0,), 3),)),
     "dot": Graph((Fraction(1, 2), -2, 3, Fraction(2, 3), 1), (Node("dot", (0, 1, 2, 3, 4)),)),
 }
-#: 1 + 1e-9, exact, so that the exact oracle sees it exactly.
-TINY = Fraction(1) + Fraction(1, 10**9)
 
 
 def wrong_graph_engine(op: str, factor) -> ModuleType:
     """A copy of the engine whose graph-mode rule for ``op`` scales its second-order part."""
-    path = Path(autograd.engine.__file__)
-    module = ModuleType(f"wrong_{op}_graph_engine")
-    module.__file__ = str(path)
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    module = engine_copy(f"wrong_{op}_graph_engine")
     rule = getattr(module, RULES[op])
     twin = module._GRAPH_RULES[rule]
     Value = module.Value
@@ -111,7 +92,7 @@ def _has_second_partials(op: str) -> bool:
 
 
 def test_every_op_with_a_second_derivative_has_a_graph_here():
-    assert set(FLOAT_GRAPHS) == set(RULES) == {op for op in OPS if _has_second_partials(op)}
+    assert set(SECOND_ORDER_OPS) == {op for op in OPS if _has_second_partials(op)}
     closed = {op for op in FLOAT_GRAPHS if any(OPS[op].rational(c) for c in OPS[op].consts or (None,))}
     assert set(EXACT_GRAPHS) == closed
     assert all(graph.rational for graph in EXACT_GRAPHS.values())

@@ -22,30 +22,9 @@ from autograd.testing import (
     verify_engine,
 )
 from autograd.testing.ops import OPS
-from tests.wrong_engines import RULES, TINY, wrong_engine
+from tests.wrong_engines import OP_GRAPHS, RULES, TINY, wrong_engine
 
-# One small graph per op; its first node is the op under test (leaves chosen inside the domain).
-FLOAT_GRAPHS = {
-    "add": Graph((0.7, -1.3), (Node("add", (0, 1)), Node("mul", (2, 0)))),
-    "mul": Graph((0.7, -1.3), (Node("mul", (0, 1)),)),
-    "neg": Graph((0.7,), (Node("neg", (0,)), Node("mul", (1, 0)))),
-    "sub": Graph((0.7, -1.3), (Node("sub", (0, 1)), Node("mul", (2, 0)))),
-    "div": Graph((0.7, -1.3), (Node("div", (0, 1)),)),
-    "addc": Graph((0.7,), (Node("addc", (0,), 0.25), Node("mul", (1, 0)))),
-    "rsub": Graph((0.7,), (Node("rsub", (0,), 0.5), Node("mul", (1, 0)))),
-    "mulc": Graph((0.7,), (Node("mulc", (0,), 1.5), Node("mul", (1, 0)))),
-    "rdiv": Graph((0.7,), (Node("rdiv", (0,), 0.5),)),
-    "powc": Graph((0.7,), (Node("powc", (0,), 1.5),)),
-    "vpow": Graph((0.7, 1.3), (Node("vpow", (0, 1)),)),
-    "rpow": Graph((0.7,), (Node("rpow", (0,), 3.0),)),
-    "exp": Graph((0.7,), (Node("exp", (0,)),)),
-    "log": Graph((0.7,), (Node("log", (0,)),)),
-    "tanh": Graph((0.7,), (Node("tanh", (0,)),)),
-    "relu": Graph((0.7,), (Node("relu", (0,)), Node("mul", (1, 0)))),
-    "sigmoid": Graph((0.7,), (Node("sigmoid", (0,)),)),
-    "vsum": Graph((0.7, -1.3, 2.1), (Node("vsum", (0, 1, 2)), Node("mul", (3, 0)))),
-    "dot": Graph((0.7, -1.3, 2.1, 0.4, -0.9), (Node("dot", (0, 1, 2, 3, 4)),)),
-}
+FLOAT_GRAPHS = OP_GRAPHS
 
 
 def rational(graph: Graph) -> Graph:
