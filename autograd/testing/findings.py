@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFECT_KINDS", "FINDING_KINDS", "INFORMATION_KINDS", "CheckOutcome", "Finding"]
+__all__ = ["DEFECT_KINDS", "FINDING_KINDS", "INFORMATION_KINDS", "CheckOutcome", "Finding", "outcome"]
 
 DEFECT_KINDS = ("wrong_gradient", "wrong_value", "crash", "nondeterministic")
 INFORMATION_KINDS = ("accepts_invalid", "depth_limit", "convention", "unsupported", "inconclusive")
@@ -32,9 +32,28 @@ class Finding:
 
 @dataclass
 class CheckOutcome:
-    """A check's verdict: "failed" only when it holds a defect finding."""
+    """A check's verdict: "failed" only when it holds a defect finding (build it with :func:`outcome`)."""
 
     name: str
     status: str  # "passed" | "failed" | "not_applicable"
     findings: list[Finding]
     reason: str = ""  # why not applicable / what was run
+    judged: int = 0  # cases (graphs, points, runs, ...) the check actually reached a verdict on
+    inconclusive: int = 0  # cases it ran but could not judge (an oracle that cannot decide)
+    unit: str = "cases"  # what a case is: "graphs", "points", "runs", ...
+
+
+def outcome(
+    name: str, findings: list[Finding], *, judged: int, unit: str, inconclusive: int = 0, reason: str = ""
+) -> CheckOutcome:
+    """The one verdict rule: "failed" with a defect; else "passed" only if something was judged.
+
+    A check that judged nothing is "not_applicable" (never "passed"), with ``reason`` saying why.
+    """
+    if any(f.kind in DEFECT_KINDS for f in findings):
+        status = "failed"
+    elif judged > 0:
+        status = "passed"
+    else:
+        status = "not_applicable"
+    return CheckOutcome(name, status, findings, reason, judged, inconclusive, unit)
