@@ -9,11 +9,20 @@ first failure:
   graphs) run once per op of the table, on random graphs made of that op plus
   ``add`` and ``mul``, so that a defect in one op cannot hide another.  The
   ``symbolic`` search also checks forward values (reported under ``forward``).
-* ``linearity``, ``build_order``, ``chain_sweep`` and ``stateful`` need exact
-  arithmetic; ``mlp`` is a small network's loss made of the ops the engine has.
+* ``linearity``, ``build_order``, ``chain_sweep`` and ``stateful`` are exact
+  properties: equality where every number compared is exact, else (float engines,
+  or one op's float gradient) the tolerance derived from the graph; ``mlp`` is a
+  small network's loss made of the ops the engine has.
 * ``second_order`` runs :mod:`autograd.testing.higher`'s check when the engine
   differentiates its own gradients; the probes of :mod:`autograd.testing.probes`
-  (depth, determinism, bad inputs, edge points, conventions) run as they are.
+  (depth, determinism, bad inputs, edge points, conventions) run in the order of
+  :data:`PROBES`.
+
+Every check counts what it judged (graphs, runs, points) and what its oracles
+could not decide (``OracleInconclusive``); a check that judged nothing is
+``not_applicable`` (:func:`~autograd.testing.findings.outcome`).  The engine is
+called through one boundary (:func:`~autograd.testing.boundary.engine_call`): what the engine raises is a
+``crash``; what the harness raises propagates (never read as "no finding").
 
 Soundness first: a float gradient that disagrees with sympy is a
 ``wrong_gradient`` only when a second, independent method agrees that it is wrong
@@ -32,38 +41,43 @@ failures: the stateful check models the convention it observes.
 
 from __future__ import annotations
 
-import contextlib
-import importlib
-import json
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+from hypothesis.errors import Flaky, Unsatisfiable
 from hypothesis.stateful import run_state_machine_as_test
 
-from autograd.testing import oracles
+from autograd.testing import higher, oracles, probes, verdicts
 from autograd.testing import strategies as gs
+from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.checks import (
     BackwardConvention,
     EngineCrash,
     backward_convention,
+    chain_graph,
     check_build_order,
     check_chain_sweep,
     check_linearity,
+    linear_combination_graphs,
     stateful_machine,
 )
 from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
-from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS, CheckOutcome, Finding
-from autograd.testing.graph import Graph, Node
+from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outcome
+from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.ops import OPS, sym_const
+from autograd.testing.report import DEFAULT_EXAMPLES, SCHEMA_VERSION, AuditCase, AuditReport
 
 __all__ = [
+    "DEFAULT_EXAMPLES",
     "DEFECT_KINDS",
+    "PROBES",
     "SCHEMA_VERSION",
     "AuditCase",
     "AuditReport",
@@ -71,173 +85,30 @@ __all__ = [
     "EngineNotFound",
     "Finding",
     "audit",
+    "capabilities",
 ]
 
-#: Version of the ``--json`` schema (documented in the README); bumped on any incompatible change.
-SCHEMA_VERSION = 1
-#: Examples per search (per op for ``exact`` and ``symbolic``) at default settings.
-DEFAULT_EXAMPLES = 40
 #: Nodes per generated graph in the per-op searches (small graphs shrink fast and read well).
 MAX_NODES = 5
 
-_Inconclusive: Any = getattr(oracles, "OracleInconclusive", ())  # contract C2, once it lands
-_KIND_ORDER = {k: i for i, k in enumerate(FINDING_KINDS)}
-
-
-# ---------------------------------------------------------------------- the report
-@dataclass(frozen=True)
-class AuditCase:
-    """One pytest case of :meth:`AuditReport.pytest_cases`: a defect, or the clean bill."""
-
-    id: str
-    finding: Finding | None
-    text: str
-
-    def check(self) -> None:
-        """Raise ``AssertionError`` with the defect and its reproducer (a clean bill passes)."""
-        if self.finding is not None:
-            raise AssertionError(self.text)
-
-    def __str__(self) -> str:
-        return self.id
-
-
-@dataclass
-class AuditReport:
-    engine: str
-    class_name: str
-    capabilities: dict[str, Any]
-    outcomes: dict[str, CheckOutcome]
-    examples: int = DEFAULT_EXAMPLES
-    seed: int = 0
-    seconds: float = 0.0
-    accessors: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def checks(self) -> dict[str, str]:
-        """``{check: "passed" | "failed" | "not_applicable"}``."""
-        return {name: outcome.status for name, outcome in self.outcomes.items()}
-
-    @property
-    def findings(self) -> list[Finding]:
-        """Every finding once: defects by (kind, op), information by (kind, op, summary)."""
-        seen: dict[tuple[Any, ...], Finding] = {}
-        for outcome in self.outcomes.values():
-            for f in outcome.findings:
-                key = (f.kind, f.op) if f.kind in DEFECT_KINDS else (f.kind, f.op, f.summary)
-                seen.setdefault(key, f)
-        return sorted(seen.values(), key=lambda f: (_KIND_ORDER.get(f.kind, 99), f.op or "", f.check))
-
-    @property
-    def defects(self) -> list[Finding]:
-        return [f for f in self.findings if f.kind in DEFECT_KINDS]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "schema_version": SCHEMA_VERSION,
-            "engine": self.engine,
-            "class": self.class_name,
-            "accessors": self.accessors,
-            "capabilities": self.capabilities,
-            "checks": self.checks,
-            "reasons": {n: o.reason for n, o in self.outcomes.items() if o.reason},
-            "findings": [
-                {
-                    "kind": f.kind,
-                    "check": f.check,
-                    "op": f.op,
-                    "summary": f.summary,
-                    "reproducer": f.reproducer,
-                    "expected": f.expected,
-                    "actual": f.actual,
-                }
-                for f in self.findings
-            ],
-            "defects": len(self.defects),
-            "settings": {"examples": self.examples, "seed": self.seed},
-            "seconds": round(self.seconds, 1),
-        }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, default=str)
-
-    def verdict(self) -> str:
-        defects = self.defects
-        if not defects:
-            return f"verdict: no defects found in {self.engine} ({len(self.checks)} checks)"
-        counts: dict[str, int] = {}
-        for f in defects:
-            counts[f.kind] = counts.get(f.kind, 0) + 1
-        kinds = ", ".join(f"{k} {n}" for k, n in counts.items())
-        return f"verdict: {len(defects)} defect{'s' * (len(defects) != 1)} in {self.engine} ({kinds})"
-
-    def __str__(self) -> str:
-        caps = self.capabilities
-        acc = self.accessors
-        lines = [
-            f"audit of {self.engine}: class {self.class_name} (number .{acc.get('data')}, "
-            f"gradient .{acc.get('grad')}, {acc.get('backward')}())",
-            f"settings: {self.examples} examples per search, seed {self.seed}; {self.seconds:.1f} s",
-            f"ops: {', '.join(caps['ops'])}"
-            + (f"; missing: {', '.join(caps['missing_ops'])}" if caps["missing_ops"] else ""),
-            f"numbers: int {caps['int']}, Fraction {caps['fraction']}; higher order: "
-            f"{'yes' if caps['higher_order'] else 'no'}",
-            "checks: " + ", ".join(f"{n} {s}" for n, s in self.checks.items()),
-        ]
-        findings = self.findings
-        for kind in FINDING_KINDS:
-            group = [f for f in findings if f.kind == kind]
-            if group:
-                lines.append(f"\n{kind} ({len(group)})" + (" -- DEFECT" if kind in DEFECT_KINDS else ""))
-                lines += [f"  [{f.check}] {f'{f.op}: ' if f.op else ''}{f.summary}" for f in group]
-        reproducible = [f for f in findings if f.reproducer and f.kind in (*DEFECT_KINDS, "inconclusive")]
-        if reproducible:
-            lines.append("\nreproducers")
-            for f in reproducible:
-                lines.append(f"--- {f.kind} {f.op or ''} [{f.check}]".rstrip())
-                lines.append(f.reproducer)
-        lines.append("")
-        lines.append(self.verdict())
-        return "\n".join(lines)
-
-    def pytest_cases(self) -> list[AuditCase]:
-        """One case per defect (its reproducer in the message), or one passing case if there are none.
-
-        ``@pytest.mark.parametrize("case", audit("pkg.engine").pytest_cases(), ids=str)``
-        then ``def test_engine(case): case.check()``: see the README.
-        """
-        if not self.defects:
-            return [AuditCase(f"{self.engine}: no defects", None, self.verdict())]
-        return [
-            AuditCase(
-                f"{f.kind}-{f.op or f.check}",
-                f,
-                f"{f.kind} [{f.check}] {f.summary}\nexpected: {f.expected}\nactual:   {f.actual}\n"
-                f"reproduce with:\n{f.reproducer}",
-            )
-            for f in self.defects
-        ]
-
 
 # ---------------------------------------------------------------------- running an engine
-class _EngineRaised(Exception):
-    def __init__(self, stage: str, exc: BaseException) -> None:
-        super().__init__(f"{type(exc).__name__}: {exc}")
-        self.stage, self.exc = stage, exc
+def _as_number(stage: str, x: Any) -> Any:
+    """The engine's number as a Python one (numpy's float64 is a float), else ``EngineRaised``."""
+    if isinstance(x, int | float | Fraction):
+        return x
+    try:
+        return float(x)
+    except (TypeError, ValueError) as exc:
+        raise EngineRaised(stage, TypeError(f"the output's data is {x!r}, not a number")) from exc
 
 
 def _run(eng: Engine, graph: Graph) -> tuple[Any, list[Any]]:
-    """The engine's output value and leaf gradients; ``_EngineRaised`` says where it raised."""
-    try:
-        values = graph.build(eng)
-        out = eng.data(values[graph.out])
-    except Exception as exc:
-        raise _EngineRaised("forward", exc) from exc
-    try:
-        eng.backward(values[graph.out])
-        grads = [eng.grad(v) for v in values[: len(graph.leaves)]]
-    except Exception as exc:
-        raise _EngineRaised("backward()", exc) from exc
+    """The engine's output value and leaf gradients; ``EngineRaised`` says where it raised."""
+    values = engine_call("forward", graph.build, eng)
+    out = _as_number("forward", engine_call("forward", eng.data, values[graph.out]))
+    engine_call("backward()", eng.backward, values[graph.out])
+    grads = [engine_call("backward()", eng.grad, v) for v in values[: len(graph.leaves)]]
     return out, grads
 
 
@@ -298,34 +169,38 @@ def _value_snippet(eng: Engine, graph: Graph, expected: str) -> str:
 
 # ---------------------------------------------------------------------- trials
 class _Trials:
-    """The findings of one check, the smallest example kept per (kind, op)."""
+    """What one search found for the checks it serves, and how many examples each judged."""
 
-    def __init__(self, check: str) -> None:
-        self.check = check
-        self.best: dict[tuple[str, str | None], tuple[int, Finding]] = {}
-        self.ran = 0
+    def __init__(self) -> None:
+        self.sized: list[tuple[int, Finding]] = []  # deduplicated, the smallest example kept
+        self.judged: Counter[str] = Counter()
+        self.inconclusive: Counter[str] = Counter()
 
-    def add(self, finding: Finding, size: int) -> None:
-        key = (finding.kind, finding.op)
-        if key not in self.best or size < self.best[key][0]:
-            self.best[key] = (size, finding)
+    def record(self, checks: Sequence[str], found: list[Finding], size: int) -> None:
+        """One example's findings; each check in ``checks`` judged it or was left inconclusive."""
+        self.sized = verdicts.smallest([*self.sized, *((len(f.reproducer) or size, f) for f in found)])
+        for check in checks:
+            counts = (
+                self.judged
+                if verdicts.tally(f for f in found if f.check == check) == "judged"
+                else (self.inconclusive)
+            )
+            counts[check] += 1
 
-    @property
-    def findings(self) -> list[Finding]:
-        return [f for _, f in self.best.values()]
-
-    def outcome(self, name: str | None = None, reason: str = "") -> CheckOutcome:
-        found = [f for f in self.findings if f.check == (name or self.check)]
-        failed = any(f.kind in DEFECT_KINDS for f in found)
-        return CheckOutcome(name or self.check, "failed" if failed else "passed", found, reason)
+    def outcome(self, name: str, unit: str, reason: str) -> CheckOutcome:
+        found = [f for _, f in self.sized if f.check == name]
+        return outcome(
+            name, found, judged=self.judged[name], inconclusive=self.inconclusive[name], unit=unit,
+            reason=reason if self.judged[name] else f"nothing judged ({reason})",
+        )  # fmt: skip
 
 
-def _crash(eng: Engine, check: str, graph: Graph, raised: _EngineRaised, op: str | None) -> Finding:
+def _crash(eng: Engine, check: str, graph: Graph, raised: EngineRaised, op: str | None) -> Finding:
     """A crash, cut down to the single node that raises on its own when there is one."""
     for node_op, single in _single_nodes(graph) if len(graph.nodes) > 1 else ():
         try:
             _run(eng, single)
-        except _EngineRaised as again:
+        except EngineRaised as again:
             graph, raised, op = single, again, node_op
             break
     if op is None and len(graph.nodes) == 1:
@@ -352,7 +227,7 @@ def _sympy_gradient(graph: Graph) -> str:
             return _numbers_source(exact)
         _, grads = graph.mp_value_and_gradient()
         return _numbers_source(float(g) for g in grads)
-    except Exception:  # sympy cannot evaluate it here (e.g. a pole): say only that it must not raise
+    except (OracleInconclusive, ValueError, ZeroDivisionError):  # a pole: say only that it must not raise
         return ""
 
 
@@ -365,61 +240,66 @@ def _rational_version(graph: Graph) -> Graph | None:
     return exact if exact.rational else None
 
 
-def _confirm_gradient(eng: Engine, graph: Graph) -> tuple[str | None, str]:
-    """(the independent method that confirms a wrong gradient, or None; what it said)."""
+def _exact_numbers(xs: Iterable[Any]) -> bool:
+    return all(type(x) in (int, Fraction) for x in xs)
+
+
+def _second_opinion(eng: Engine, graph: Graph) -> tuple[bool | None, str]:
+    """An independent method on a gradient sympy rejected: (does it reject it too, None if it
+    cannot judge; the method, or what it said)."""
     exact = _rational_version(graph) if eng.exact else None
     if exact is not None:
         try:
-            oracles.assert_grads_exact(exact, eng)
-            return None, "exact rationals agree with the engine: the float program's rounding explains it"
-        except oracles.GradientMismatch:
-            return "exact rationals", ""
-        except Exception:  # the exact oracle cannot judge: finite differences may
-            pass
+            _, grads = _run(eng, exact)
+        except EngineRaised:
+            grads = []  # the engine cannot run it exactly: finite differences may judge
+        if grads and _exact_numbers(grads):  # a float gradient cannot be judged by equality
+            try:
+                oracles.assert_grads_exact(exact, eng)
+            except oracles.GradientMismatch:
+                return True, "exact rationals"
+            except OracleInconclusive:
+                pass
+            else:
+                return (
+                    False,
+                    "exact rationals agree with the engine: the float program's rounding explains it",
+                )
     try:
         oracles.assert_grads_fd(graph, eng)
     except oracles.GradientMismatch:
-        return "finite differences", ""
-    except Exception as exc:
-        return None, f"finite differences could not judge ({type(exc).__name__}: {exc})"
-    return None, "finite differences agree with the engine"
+        return True, "finite differences"
+    except OracleInconclusive as exc:
+        return None, f"finite differences could not judge ({exc.reason})"
+    return False, "finite differences agree with the engine"
 
 
 def _gradient_findings(eng: Engine, check: str, graph: Graph, op: str | None) -> list[Finding]:
-    """Symbolic oracle on a float graph, confirmed before it is called wrong."""
+    """Symbolic oracle on a float graph the engine ran, confirmed before it is called wrong."""
     try:
         oracles.assert_grads_symbolic(graph, eng)
         return []
     except oracles.GradientMismatch as mismatch:
         report = mismatch.report
-    except _Inconclusive as exc:
+    except OracleInconclusive as exc:
         return [Finding("inconclusive", check, f"{_where(graph)}: {exc.reason}", op)]
-    except Exception as exc:  # our oracle failed on this graph: never the engine's fault
-        return [
-            Finding("inconclusive", check, f"oracle error on {_expr(graph)}: {type(exc).__name__}: {exc}", op)
-        ]
-    method, why = _confirm_gradient(eng, graph)
+    rejects, how = _second_opinion(eng, graph)
     expected = _numbers_source(r.oracle for r in report.rows)
     actual = _numbers_source(r.engine for r in report.rows)
     wrong = ", ".join(f"d/d{r.name}" for r in report.rows if not r.ok)
-    if method is None:
+    if verdicts.confirm(True, rejects) == "defect":
+        kind, verdict = "wrong_gradient", f"engine {actual}, sympy {expected} (confirmed by {how})"
+    else:
         kind, verdict = (
             "inconclusive",
-            f"sympy disagrees beyond the derived tolerance, but {why}; not a defect",
+            f"sympy disagrees beyond the derived tolerance, but {how}; not a defect",
         )
-    else:
-        kind, verdict = "wrong_gradient", f"engine {actual}, sympy {expected} (confirmed by {method})"
     return [
         Finding(
-            kind,
-            check,
-            f"{wrong} of {_where(graph)}: {verdict}",
-            op,
-            graph.snippet(eng, expected),
-            expected,
+            kind, check, f"{wrong} of {_where(graph)}: {verdict}", op, graph.snippet(eng, expected), expected,
             actual,
         )
-    ]
+    ]  # fmt: skip
 
 
 def _forward_finding(eng: Engine, graph: Graph, got: Any, op: str | None) -> list[Finding]:
@@ -427,14 +307,26 @@ def _forward_finding(eng: Engine, graph: Graph, got: Any, op: str | None) -> lis
     try:
         want, _ = graph.mp_value_and_gradient()
         _, tol = oracles.symbolic_tolerances(graph)
-        off_reference = not abs(want - got) <= tol
-        plain = graph()  # the same program in Python floats, with the table's float functions
-        off_plain = not abs(plain - got) <= tol
-    except Exception:  # the reference cannot judge this point (or the engine gave no number)
-        return []
-    if not (off_reference and off_plain):
+    except OracleInconclusive as exc:
+        return [Finding("inconclusive", "forward", f"{_where(graph)}: {exc.reason}", op)]
+    value = float(got) if isinstance(got, Fraction) else got
+    off_reference = not abs(want - value) <= tol
+    try:
+        plain = graph.evaluate()[graph.out]  # the same program in Python floats (the table's functions)
+        off_plain: bool | None = not abs(plain - value) <= tol
+    except (OverflowError, ValueError, ZeroDivisionError):
+        plain, off_plain = None, None
+    verdict = verdicts.confirm(off_reference, off_plain)
+    if verdict is None:
         return []
     expected = _num(want)
+    if verdict == "inconclusive":
+        how = "a float evaluation cannot run" if off_plain is None else f"a float evaluation gives {plain!r}"
+        return [
+            Finding(
+                "inconclusive", "forward", f"{_where(graph)}: engine {got!r}, reference {expected}, {how}", op
+            )
+        ]
     return [
         Finding(
             "wrong_value", "forward",
@@ -445,51 +337,58 @@ def _forward_finding(eng: Engine, graph: Graph, got: Any, op: str | None) -> lis
     ]  # fmt: skip
 
 
-def _float_trial(eng: Engine, check: str, op: str | None) -> Callable[[Graph], list[Finding]]:
+def _float_findings(eng: Engine, check: str, graph: Graph, op: str | None, forward: bool) -> list[Finding]:
+    """Run a float graph; its value (with ``forward``) and gradient judged, or the crash."""
+    try:
+        got, _ = _run(eng, graph)
+    except EngineRaised as raised:
+        return [_crash(eng, check, graph, raised, op)]
+    findings = _forward_finding(eng, graph, got, op) if forward else []
+    return findings + _gradient_findings(eng, check, graph, op)
+
+
+def _float_trial(
+    eng: Engine, check: str, op: str | None, forward: bool = False
+) -> Callable[[Graph], list[Finding]]:
+    def single(node_op: str, graph: Graph) -> list[Finding]:
+        return _float_findings(eng, check, graph, node_op, forward)
+
     def trial(graph: Graph) -> list[Finding]:
-        try:
-            got, _ = _run(eng, graph)
-        except _EngineRaised as raised:
-            return [_crash(eng, check, graph, raised, op)]
-        findings = _forward_finding(eng, graph, got, op) if check == "symbolic" else []
-        findings += _gradient_findings(eng, check, graph, op)
-        return [
-            _blame(f, graph, lambda node_op, single: _gradient_findings(eng, check, single, node_op))
-            for f in findings
-        ]
+        return [_blame(f, graph, single) for f in _float_findings(eng, check, graph, op, forward)]
 
     return trial
 
 
 def _blame(finding: Finding, graph: Graph, single_trial: Callable[[str, Graph], list[Finding]]) -> Finding:
-    """A confirmed wrong gradient, moved onto the single node that is wrong on its own (if any).
+    """A confirmed wrong gradient or value, moved onto the single node that is wrong on its own.
 
     The nodes of the op under test are tried first; ``single_trial(op, one_node_graph)``
     checks one node on the operand values it saw in ``graph``.
     """
-    if finding.kind != "wrong_gradient":
+    if finding.kind not in ("wrong_gradient", "wrong_value"):
         return finding
     if len(graph.nodes) == 1:
         return finding if finding.op else replace(finding, op=graph.nodes[0].op)
     singles = sorted(_single_nodes(graph), key=lambda s: s[0] != finding.op)
     for node_op, single in singles:
-        wrong = [f for f in single_trial(node_op, single) if f.kind == "wrong_gradient"]
+        wrong = [f for f in single_trial(node_op, single) if f.kind == finding.kind]
         if wrong:
             return wrong[0]
     return finding
 
 
 def _exact_trial(eng: Engine, op: str | None) -> Callable[[Graph], list[Finding]]:
-    """Rational graph, exact engine: value and gradient must equal sympy's exactly."""
+    """Rational graph, exact engine: value and gradient must equal sympy's exactly.  A value or
+    gradient that is not an exact number cannot be judged by equality: inconclusive."""
 
     def trial(graph: Graph) -> list[Finding]:
         try:
             got, grads = _run(eng, graph)
-        except _EngineRaised as raised:
+        except EngineRaised as raised:
             return [_crash(eng, "exact", graph, raised, op)]
         findings = []
         values = graph.evaluate()  # exact: rational ops on Fractions
-        if type(got) in (int, Fraction) and got != values[graph.out]:
+        if _exact_numbers([got]) and got != values[graph.out]:
             expected = _num(values[graph.out])
             findings.append(
                 Finding(
@@ -497,33 +396,28 @@ def _exact_trial(eng: Engine, op: str | None) -> Callable[[Graph], list[Finding]
                     op, _value_snippet(eng, graph, expected), expected, repr(got),
                 )
             )  # fmt: skip
+        if not _exact_numbers([got, *grads]):
+            findings.append(
+                Finding(
+                    "inconclusive", "exact", f"{_expr(graph)}: the engine's numbers are not all exact", op
+                )
+            )
+            return findings
         try:
             oracles.assert_grads_exact(graph, eng)
         except oracles.GradientMismatch as mismatch:
             rows = mismatch.report.rows
             expected = _numbers_source(r.oracle for r in rows)
             actual = _numbers_source(grads)
-            if all(type(g) in (int, Fraction) for g in grads):  # exact arithmetic: no rounding explains it
-                wrong = ", ".join(f"d/d{r.name}" for r in rows if not r.ok)
-                wrong_gradient = Finding(
-                    "wrong_gradient", "exact",
-                    f"{wrong} of {_where(graph)}: engine {actual}, exactly {expected}",
-                    op, graph.snippet(eng, expected), expected, actual,
-                )  # fmt: skip
-                findings.append(_blame(wrong_gradient, graph, lambda o, single: _exact_trial(eng, o)(single)))
-            else:
-                findings.append(
-                    Finding(
-                        "inconclusive",
-                        "exact",
-                        f"{_expr(graph)}: the engine's gradients are not exact numbers",
-                        op,
-                    )
-                )
-        except Exception as exc:
-            findings.append(
-                Finding("inconclusive", "exact", f"oracle error: {type(exc).__name__}: {exc}", op)
-            )
+            wrong = ", ".join(f"d/d{r.name}" for r in rows if not r.ok)
+            wrong_gradient = Finding(
+                "wrong_gradient", "exact",
+                f"{wrong} of {_where(graph)}: engine {actual}, exactly {expected}",
+                op, graph.snippet(eng, expected), expected, actual,
+            )  # fmt: skip
+            findings.append(_blame(wrong_gradient, graph, lambda o, single: _exact_trial(eng, o)(single)))
+        except OracleInconclusive as exc:
+            findings.append(Finding("inconclusive", "exact", f"{_where(graph)}: {exc.reason}", op))
         return findings
 
     return trial
@@ -537,41 +431,51 @@ def _size(example: Any) -> int:
     return len(repr(example))
 
 
+def _settings(examples: int, **extra: Any) -> settings:
+    """The one hypothesis configuration of the audit: deterministic, quiet, no database."""
+    return settings(
+        max_examples=examples, derandomize=True, database=None, deadline=None, verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck), report_multiple_bugs=False, **extra,
+    )  # fmt: skip
+
+
 def _search(
     trials: _Trials,
+    checks: Sequence[str],
     strategy: st.SearchStrategy[Any],
     trial: Callable[[Any], list[Finding]],
     examples: int,
     seed: int,
     focus: str | None = None,
 ) -> None:
-    """Run ``trial`` on ``examples`` examples; a defect is shrunk; every finding lands in ``trials``.
+    """Run ``trial`` on ``examples`` examples for ``checks``; a defect is shrunk; every finding
+    and every example's verdict lands in ``trials``.
 
     With ``focus`` (the op under test) only a defect of that op (or of no single op)
     stops the search to shrink it: one blamed on another op (which has its own
     search) is recorded and the search goes on, so it cannot hide this op's defects.
-    Nothing hypothesis raises escapes (flaky engines, exception groups): the findings
-    were recorded as they happened.
+    Hypothesis's own verdicts on the engine (a defect that does not replay, a filter
+    that rejects everything) leave what was recorded as it is; any other exception is
+    ours and propagates.
     """
 
-    @settings(
-        max_examples=examples, derandomize=True, database=None, deadline=None, verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-    )  # fmt: skip
+    @_settings(examples, phases=(Phase.explicit, Phase.generate, Phase.shrink))
     @hypothesis_seed(seed)
     @given(strategy)
     def run(example: Any) -> None:
-        trials.ran += 1
         found = trial(example)
-        size = _size(example)
-        for f in found:
-            trials.add(f, len(f.reproducer) or size)
+        trials.record(checks, found, _size(example))
         if any(f.kind in DEFECT_KINDS and (focus is None or f.op in (focus, None)) for f in found):
             raise _DefectFound
 
-    with contextlib.suppress(Exception):  # the trials hold everything that was found
+    try:
         run()
+    except _DefectFound:  # shrunk: the trials kept the smallest example
+        pass
+    except Flaky:  # the engine answered differently on replay: recorded as it happened
+        pass
+    except Unsatisfiable:  # nothing could be drawn: the counts say nothing was judged
+        pass
 
 
 class _DefectFound(Exception):
@@ -590,25 +494,24 @@ def _op_graphs(eng: Engine, op: str, exact: bool) -> st.SearchStrategy[Graph] | 
 
 # ---------------------------------------------------------------------- the checks
 def _check_per_op(eng: Engine, ops: list[str], examples: int, seed: int) -> list[CheckOutcome]:
-    symbolic, exact = _Trials("symbolic"), _Trials("exact")
+    symbolic, exact = _Trials(), _Trials()
     exact_ops = [op for op in ops if eng.exact and _rational_op(eng, op)]
     for op in ops:
         if op in exact_ops:
             strategy = _op_graphs(eng, op, exact=True)
             if strategy is not None:
-                _search(exact, strategy, _exact_trial(eng, op), examples, seed, op)
+                _search(exact, ("exact",), strategy, _exact_trial(eng, op), examples, seed, op)
         strategy = _op_graphs(eng, op, exact=False)
         if strategy is not None:
-            _search(symbolic, strategy, _float_trial(eng, "symbolic", op), examples, seed, op)
+            trial = _float_trial(eng, "symbolic", op, forward=True)
+            _search(symbolic, ("symbolic", "forward"), strategy, trial, examples, seed, op)
     ran = f"{examples} examples for each of {len(ops)} ops"
-    outcomes = [symbolic.outcome(reason=ran), symbolic.outcome("forward", reason=ran)]
+    outcomes = [symbolic.outcome("symbolic", "graphs", ran), symbolic.outcome("forward", "graphs", ran)]
     if eng.exact:
-        outcomes.insert(
-            0, exact.outcome(reason=f"{examples} examples for each of {len(exact_ops)} rational ops")
-        )
+        reason = f"{examples} examples for each of {len(exact_ops)} rational ops"
+        outcomes.insert(0, exact.outcome("exact", "graphs", reason))
     else:
         outcomes.insert(0, _not_applicable("exact", eng))
-    # a finding of one check may carry another check's name (forward values found by the symbolic search)
     return outcomes
 
 
@@ -622,125 +525,126 @@ def _rational_op(eng: Engine, op: str) -> bool:
 def _not_applicable(name: str, eng: Engine) -> CheckOutcome:
     how = eng.number_types["fraction"]
     why = {"refused": "refuses Fraction data", "float": "turns Fraction data into floats"}.get(how, how)
-    return CheckOutcome(
-        name, "not_applicable", [], f"needs exact arithmetic; the engine {why} (checked on floats)"
-    )
+    reason = f"needs exact arithmetic; the engine {why} (checked on floats)"
+    return outcome(name, [], judged=0, unit="graphs", reason=reason)
 
 
-def _exact_property(
+def _floated(x: Any) -> Any:
+    """An example of the exact properties on floats: every Fraction leaf or coefficient a float
+    (nodes keep their constants: the engine took them when its ops were probed)."""
+    if isinstance(x, Graph):
+        return Graph(tuple(float(v) for v in x.leaves), x.nodes, x.output)
+    if isinstance(x, Fraction):
+        return float(x)
+    if isinstance(x, tuple):
+        return tuple(_floated(e) for e in x)
+    return x
+
+
+def _property_check(
     name: str, eng: Engine, strategy: Callable[[], st.SearchStrategy[Any]], prop: Callable[[Any, Any], None],
     graphs_of: Callable[[Any], list[Graph]], examples: int, seed: int,
 ) -> CheckOutcome:  # fmt: skip
-    """An exact property of the old suite (linearity, build order, chain sweep) as a finding search."""
+    """A property of the old suite (linearity, build order, chain sweep) as a finding search:
+    on Fractions for an engine that keeps them exact, else on floats (the property then
+    judges with derived tolerances)."""
+    try:
+        strat = strategy()
+    except ValueError as exc:  # no graphs of the ops this engine has
+        return outcome(name, [], judged=0, unit="examples", reason=str(exc))
     if not eng.exact:
-        return _not_applicable(name, eng)
-    trials = _Trials(name)
+        strat = strat.map(_floated)
+    single = _exact_trial(eng, None) if eng.exact else _float_trial(eng, name, None)
 
     def trial(example: Any) -> list[Finding]:
         graphs = graphs_of(example)
         for g in graphs:
             try:
                 _run(eng, g)
-            except _EngineRaised as raised:
+            except EngineRaised as raised:
                 return [_crash(eng, name, g, raised, None)]
         try:
             prop(eng, example)
+        except OracleInconclusive as exc:  # no tolerance could be derived for these floats
+            return [Finding("inconclusive", name, exc.reason)]
         except AssertionError as exc:
             for g in graphs:  # a wrong rule behind it? then that is the finding, with its op
-                blamed = [f for f in _exact_trial(eng, None)(g) if f.kind in DEFECT_KINDS]
+                blamed = [f for f in single(g) if f.kind in DEFECT_KINDS]
                 if blamed:
                     return [replace(f, check=name) for f in blamed]
             text = str(exc)
-            first = text.splitlines()[0]
-            return [Finding("wrong_gradient", name, f"{first} (exact arithmetic)", None, text, "", "")]
-        except Exception as exc:
-            code = graphs[0].snippet(eng) if graphs else ""
-            return [
-                Finding("crash", name, f"{type(exc).__name__}: {exc}", None, code, "no exception", str(exc))
-            ]
+            how = "exact arithmetic" if eng.exact else "beyond the derived float tolerance"
+            return [Finding("wrong_gradient", name, f"{text.splitlines()[0]} ({how})", None, text)]
         return []
 
-    try:
-        strat = strategy()
-    except ValueError as exc:
-        return CheckOutcome(name, "not_applicable", [], str(exc))
-    _search(trials, strat, trial, examples, seed)
-    return trials.outcome(reason=f"{examples} examples, exact arithmetic")
+    trials = _Trials()
+    _search(trials, (name,), strat, trial, examples, seed)
+    how = "exact arithmetic" if eng.exact else "floats, derived tolerances"
+    return trials.outcome(name, "examples", f"{examples} examples, {how}")
 
 
-def _linear_combination(example: tuple[Graph, Graph, Fraction, Fraction]) -> list[Graph]:
-    """f, g and ``Value(a) * f + Value(b) * g`` as one graph (what check_linearity runs): the
-    coefficients are two more leaves after f's, so every node slot moves up by two."""
-    f, g, a, b = example
-    n = len(f.leaves)
-
-    def moved(nodes: Iterable[Node], shift: int) -> list[Node]:
-        return [Node(m.op, tuple(x if x < n else x + shift for x in m.args), m.const) for m in nodes]
-
-    nodes = moved(f.nodes, 2) + moved(g.nodes, 2 + len(f.nodes))
-    f_out = f.out if f.out < n else f.out + 2
-    g_out = g.out if g.out < n else g.out + 2 + len(f.nodes)
-    top = n + 2 + len(nodes)
-    nodes += [Node("mul", (n, f_out)), Node("mul", (n + 1, g_out)), Node("add", (top, top + 1))]
-    return [f, g, Graph((*f.leaves, a, b), tuple(nodes))]
-
-
-def _chain(example: tuple[Fraction, Fraction, int]) -> list[Graph]:
+def _chain(example: tuple[Any, Any, int]) -> list[Graph]:
     """The chain of check_chain_sweep as a graph."""
-    w, x, n = example
-    return [Graph((w, x), (Node("mul", (0, 1)), *(Node("mul", (0, 2 + i)) for i in range(n - 1))))]
+    return [chain_graph(*example)]
 
 
 def _check_mlp(eng: Engine, examples: int, seed: int) -> CheckOutcome:
-    trials = _Trials("mlp")
+    trials = _Trials()
     nonlins = [n for n in ("tanh", "relu") if eng.supports(n)]
-    _search(trials, gs.mlp_graphs(eng), _float_trial(eng, "mlp", None), max(1, examples // 4), seed)
-    return trials.outcome(reason=f"hidden layers: {', '.join(nonlins) or 'linear (no tanh or relu)'}")
+    _search(trials, ("mlp",), gs.mlp_graphs(eng), _float_trial(eng, "mlp", None), max(1, examples // 4), seed)
+    return trials.outcome(
+        "mlp", "networks", f"hidden layers: {', '.join(nonlins) or 'linear (no tanh or relu)'}"
+    )
 
 
 def _check_stateful(eng: Engine, examples: int, seed: int) -> tuple[CheckOutcome, BackwardConvention | None]:
-    if not eng.exact:
-        return _not_applicable("stateful", eng), None
-    convention = backward_convention(eng)
-    if convention is None:
-        return CheckOutcome(
-            "stateful", "not_applicable",
-            [Finding("inconclusive", "stateful", "two backward() calls on x*x*c match no known convention")],
-            "the engine's backward() convention matches none the model knows",
-        ), None  # fmt: skip
-    trials = _Trials("stateful")
+    """The state machine of :func:`~autograd.testing.checks.stateful_machine` under the convention
+    observed (on Fractions for an exact engine, else on floats with derived tolerances)."""
+    name = "stateful"
     try:
-        run_state_machine_as_test(
-            stateful_machine(eng, convention),
-            settings=settings(
-                max_examples=max(1, examples // 2), stateful_step_count=15, derandomize=True, database=None,
-                deadline=None, suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
-                report_multiple_bugs=False,
-            ),
+        convention = engine_call("backward()", backward_convention, eng, exact=eng.exact)
+    except EngineRaised as raised:
+        crash = Finding(
+            "crash", name, f"x * x * c, backward() twice: {raised}", None, "", "no exception", str(raised)
+        )
+        return outcome(name, [crash], judged=1, unit="runs", reason="the convention probe raised"), None
+    if convention is None:
+        return outcome(
+            name, [Finding("inconclusive", name, "two backward() calls on x*x*c match no known convention")],
+            judged=0, inconclusive=1, unit="runs",
+            reason="the engine's backward() convention matches none the model knows",
+        ), None  # fmt: skip
+    machine = stateful_machine(eng, convention, exact=eng.exact)
+    findings: list[Finding] = []
+    runs = max(1, examples // 2)
+    try:
+        run_state_machine_as_test(machine, settings=_settings(runs, stateful_step_count=15))
+    except (EngineCrash, AssertionError, Flaky) as raised:  # Flaky: a failure that did not replay
+        findings.append(_stateful_finding(_first_failure(raised)))
+    how = "exact" if eng.exact else "floats: leaf gradients within derived tolerances"
+    reason = f"{how}; backward() convention: " + "; ".join(convention.describe())
+    ran: int = machine.runs  # type: ignore[attr-defined]
+    unjudged: int = machine.unjudged  # type: ignore[attr-defined]
+    return outcome(
+        name, findings, judged=ran - unjudged, inconclusive=unjudged, unit="runs", reason=reason
+    ), convention
+
+
+def _stateful_finding(exc: BaseException) -> Finding:
+    if isinstance(exc, EngineCrash):
+        return Finding("crash", "stateful", f"raises {exc}", None, exc.reproducer, "no exception", str(exc))
+    if isinstance(exc, AssertionError):
+        summary, _, script = str(exc).partition("\n")
+        return Finding(
+            "wrong_gradient", "stateful", f"{summary} (the convention as observed)", None, script,
+            *_expected_actual(script),
         )  # fmt: skip
-    except Exception as raised:
-        exc = _first_failure(raised)
-        if isinstance(exc, EngineCrash):
-            trials.add(
-                Finding("crash", "stateful", f"raises {exc}", None, exc.reproducer, "no exception", str(exc)),
-                0,
-            )
-        elif isinstance(exc, AssertionError):
-            summary, _, script = str(exc).partition("\n")
-            trials.add(
-                Finding("wrong_gradient", "stateful", f"{summary} (exact, the convention as observed)", None,
-                        script, *_expected_actual(script)), 0
-            )  # fmt: skip
-        else:  # hypothesis's or our own trouble: never the engine's defect
-            trials.add(
-                Finding("inconclusive", "stateful", f"the check failed: {type(exc).__name__}: {exc}"), 0
-            )
-    return trials.outcome(reason="backward() convention: " + "; ".join(convention.describe())), convention
+    raise exc  # hypothesis's or our own trouble: never the engine's defect
 
 
 def _check_second_order(eng: Engine, examples: int, seed: int) -> CheckOutcome:
-    """The hook for :mod:`autograd.testing.higher`: its ``check_second_order(engine, graph)`` on
-    random graphs, when the engine differentiates its own gradients (capability ``higher_order``).
+    """:func:`autograd.testing.higher.check_second_order` on random graphs, when the engine
+    differentiates its own gradients (capability ``higher_order``).
 
     A Hessian off from sympy's is a ``wrong_gradient`` when exact (a rational graph on an
     exact engine) or confirmed by ``assert_hessian_fd``; otherwise ``inconclusive``.  An
@@ -748,74 +652,58 @@ def _check_second_order(eng: Engine, examples: int, seed: int) -> CheckOutcome:
     """
     name = "second_order"
     if not eng.higher_order:
-        return CheckOutcome(name, "not_applicable", [], "backward(create_graph=True) is not supported")
-    try:
-        higher = importlib.import_module("autograd.testing.higher")
-    except ImportError:
-        return CheckOutcome(name, "not_applicable", [], "autograd.testing.higher is not available")
-    check = getattr(higher, "check_second_order", None)
-    if check is None:
-        return CheckOutcome(name, "not_applicable", [], "autograd.testing.higher has no check_second_order")
-    derivatives = getattr(higher, "engine_derivatives", None)
-    hessian_fd = getattr(higher, "assert_hessian_fd", None)
-    trials = _Trials(name)
+        return outcome(
+            name, [], judged=0, unit="graphs", reason="backward(create_graph=True) is not supported"
+        )
+    trials = _Trials()
 
     def trial(graph: Graph) -> list[Finding]:
         try:
-            if derivatives is not None:
-                derivatives(graph, eng, 2)
-        except Exception as exc:
-            summary = f"second derivatives of {_where(graph)} raise {type(exc).__name__}: {exc}"
-            return [Finding("crash", name, summary, None, graph.snippet(eng), "no exception", str(exc))]
+            engine_call("second derivatives", higher.engine_derivatives, graph, eng, 2)
+        except EngineRaised as raised:
+            summary = f"second derivatives of {_where(graph)} raise {raised}"
+            return [Finding("crash", name, summary, None, graph.snippet(eng), "no exception", str(raised))]
         try:
-            check(eng, graph)
+            higher.check_second_order(eng, graph)
             return []
         except oracles.GradientMismatch as mismatch:
             text = str(mismatch)
-        except _Inconclusive as exc:
+        except OracleInconclusive as exc:
             return [Finding("inconclusive", name, f"{_where(graph)}: {exc.reason}")]
-        except Exception as exc:  # the oracle's own failure
-            return [
-                Finding("inconclusive", name, f"oracle error on {_where(graph)}: {type(exc).__name__}: {exc}")
-            ]
-        confirmed = "exact rationals" if graph.rational and eng.exact else None
-        if confirmed is None and hessian_fd is not None:
+        exact = graph.rational and eng.exact
+        rejects: bool | None = True
+        how = "exact rationals"
+        if not exact:
+            how = "finite differences of the engine's gradient"
             try:
-                hessian_fd(graph, eng)
+                higher.assert_hessian_fd(graph, eng)
+                rejects = False
             except oracles.GradientMismatch:
-                confirmed = "finite differences of the engine's gradient"
-            except Exception:  # finite differences cannot judge: unconfirmed
-                confirmed = None
-        kind = "wrong_gradient" if confirmed else "inconclusive"
-        how = f"confirmed by {confirmed}" if confirmed else "not confirmed by a second method; not a defect"
-        summary = f"second derivatives of {_where(graph)} differ from sympy's ({how})"
-        return [Finding(kind, name, summary, None, text, "", "")]
+                rejects = True
+            except OracleInconclusive:
+                rejects = None
+        defect = verdicts.confirm(True, rejects) == "defect"
+        why = f"confirmed by {how}" if defect else "not confirmed by a second method; not a defect"
+        summary = f"second derivatives of {_where(graph)} differ from sympy's ({why})"
+        return [Finding("wrong_gradient" if defect else "inconclusive", name, summary, None, text)]
 
+    per = max(1, examples // 2)
     for exact in (True, False) if eng.exact else (False,):
         try:
             strategy = gs.graphs(eng, exact=exact, max_nodes=MAX_NODES)
-        except ValueError:
+        except ValueError:  # no graphs of this arithmetic from the ops this engine has
             continue
-        _search(trials, strategy, trial, max(1, examples // 2), seed)
-    return trials.outcome(reason=f"{max(1, examples // 2)} graphs per arithmetic, Hessians vs sympy")
+        _search(trials, (name,), strategy, trial, per, seed)
+    return trials.outcome(name, "graphs", f"{per} graphs per arithmetic, Hessians vs sympy")
+
+
+#: The probes an audit runs, in this order (name, ``probe(engine, *, examples, seed) -> CheckOutcome``).
+PROBES: list[tuple[str, Callable[..., CheckOutcome]]] = list(probes.PROBES.items())
 
 
 def _run_probes(eng: Engine, examples: int, seed: int) -> list[CheckOutcome]:
-    """Every ``probe_*`` of :mod:`autograd.testing.probes` (contract C3), each on its own."""
-    try:
-        probes = importlib.import_module("autograd.testing.probes")
-    except ImportError:
-        return []
-    outcomes = []
-    for name in sorted(n for n in dir(probes) if n.startswith("probe_")):
-        check = name.removeprefix("probe_")
-        try:
-            outcome = getattr(probes, name)(eng, examples=examples, seed=seed)
-        except Exception as exc:  # a probe's own failure is ours, never the engine's
-            failed = Finding("inconclusive", check, f"probe failed: {type(exc).__name__}: {exc}")
-            outcome = CheckOutcome(check, "not_applicable", [failed], "the probe itself failed")
-        outcomes.append(outcome)
-    return outcomes
+    """Every probe of :data:`PROBES`, each on its own; a probe's own failure propagates."""
+    return [probe(eng, examples=examples, seed=seed) for _, probe in PROBES]
 
 
 # ---------------------------------------------------------------------- audit
@@ -850,13 +738,13 @@ def _graph_checks(
 ) -> tuple[dict[str, CheckOutcome], BackwardConvention | None]:
     """Every check of this module (the probes aside), and the backward() convention observed."""
     outcomes = {o.name: o for o in _check_per_op(eng, ops, examples, seed)}
-    exact_properties: list[tuple[str, Any, Callable[[Any, Any], None], Callable[[Any], list[Graph]]]] = [
-        ("linearity", lambda: gs.graph_pairs(eng), check_linearity, _linear_combination),
+    properties: list[tuple[str, Any, Callable[[Any, Any], None], Callable[[Any], list[Graph]]]] = [
+        ("linearity", lambda: gs.graph_pairs(eng), check_linearity, linear_combination_graphs),
         ("build_order", lambda: gs.build_orders(eng), check_build_order, lambda ex: [ex[0]]),
         ("chain_sweep", gs.chain_sweeps, check_chain_sweep, _chain),
     ]
-    for name, strategy, prop, graphs_of in exact_properties:
-        outcomes[name] = _exact_property(name, eng, strategy, prop, graphs_of, examples, seed)
+    for name, strategy, prop, graphs_of in properties:
+        outcomes[name] = _property_check(name, eng, strategy, prop, graphs_of, examples, seed)
     outcomes["mlp"] = _check_mlp(eng, examples, seed)
     outcomes["stateful"], convention = _check_stateful(eng, examples, seed)
     outcomes["second_order"] = _check_second_order(eng, examples, seed)
@@ -896,13 +784,13 @@ def audit(
                 Finding("unsupported", "ops", f"{kind} data does not stay exact through + - * / ({example})")
             )
     outcomes: dict[str, CheckOutcome] = {
-        "ops": CheckOutcome("ops", "passed", unsupported, "every op of the table probed")
+        "ops": outcome("ops", unsupported, judged=len(OPS), unit="ops", reason="every op of the table probed")
     }
     graph_outcomes, convention = _graph_checks(eng, caps["ops"], examples, seed)
     outcomes.update(graph_outcomes)
     probe_outcomes = _run_probes(eng, examples, seed)
-    for outcome in probe_outcomes:
-        outcomes[outcome.name] = outcome
+    for probe_outcome in probe_outcomes:
+        outcomes[probe_outcome.name] = probe_outcome
     probe_kinds = {f.kind for o in probe_outcomes for f in o.findings}
     if "unsupported" in probe_kinds:  # the probes' own list of what is missing (same facts, one list)
         outcomes["ops"].findings.clear()
@@ -911,9 +799,6 @@ def audit(
         outcomes["stateful"].findings.extend(
             Finding("convention", "stateful", text) for text in convention.describe()
         )
-    for outcome in outcomes.values():  # a check fails only with a defect finding (contract C3)
-        if outcome.status == "failed" and not any(f.kind in DEFECT_KINDS for f in outcome.findings):
-            outcome.status = "passed"
     return AuditReport(
         engine=eng.name,
         class_name=eng.class_name,

@@ -28,10 +28,11 @@ from hypothesis.stateful import (
 
 from autograd.testing import strategies as gs
 from autograd.testing.engines import Engine, resolve_engine
-from autograd.testing.graph import Graph, Node
+from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.mlp import mlp_loss_graph
 from autograd.testing.ops import OPS
 from autograd.testing.oracles import (
+    EPS,
     assert_grads_exact,
     assert_grads_fd,
     assert_grads_symbolic,
@@ -44,6 +45,7 @@ __all__ = [
     "BackwardConvention",
     "CheckResult",
     "backward_convention",
+    "chain_graph",
     "check_backward_twice",
     "check_build_order",
     "check_chain_sweep",
@@ -52,6 +54,7 @@ __all__ = [
     "check_forward",
     "check_linearity",
     "check_mlp",
+    "linear_combination_graphs",
     "mlp_loss_graph",
     "model_backward",
     "run_stateful",
@@ -123,8 +126,9 @@ def check_backward_twice(engine: Any, graph: Graph) -> None:
         )
 
 
-def check_linearity(engine: Any, example: tuple[Graph, Graph, Fraction, Fraction]) -> None:
-    """grad(a*f + b*g) == a*grad(f) + b*grad(g), exactly, on rational graphs over the same leaves.
+def check_linearity(engine: Any, example: tuple[Graph, Graph, Any, Any]) -> None:
+    """grad(a*f + b*g) == a*grad(f) + b*grad(g) over the same leaves: exactly when every number
+    compared is exact (int or Fraction), else within the tolerance derived from the three graphs.
 
     The coefficients are Values (``Value(a) * f``): every engine has Value * Value, not every
     one has ``Fraction * Value``.
@@ -141,12 +145,59 @@ def check_linearity(engine: Any, example: tuple[Graph, Graph, Fraction, Fraction
     eng.backward(alone_g[g.out])
     n = len(f.leaves)
     for j in range(n):
-        want = a * eng.grad(alone_f[j]) + b * eng.grad(alone_g[j])
-        assert combined[j] == want, (
+        gf, gg = eng.grad(alone_f[j]), eng.grad(alone_g[j])
+        want = a * gf + b * gg
+        tolerance = functools.cache(functools.partial(_linearity_tolerance, example, j, gf, gg))
+        assert _agrees(combined[j], want, tolerance), (
             f"linearity: d({a}*f + {b}*g)/dx{j} = {combined[j]!r}, "
-            f"but {a}*df/dx{j} + {b}*dg/dx{j} = {want!r}\n"
-            f"f:\n{f.snippet(eng)}\ng:\n{g.snippet(eng)}"
+            f"but {a}*df/dx{j} + {b}*dg/dx{j} = {want!r}"
+            + ("" if _exact(combined[j], want) else f" (tolerance {tolerance():.3g})")
+            + f"\nf:\n{f.snippet(eng)}\ng:\n{g.snippet(eng)}"
         )
+
+
+def _exact(*numbers: Any) -> bool:
+    """Whether every number is exact (int or Fraction): then only equality will do."""
+    return all(type(x) in (int, Fraction) for x in numbers)
+
+
+def _agrees(got: Any, want: Any, tolerance: Callable[[], float]) -> bool:
+    """Equal when both are exact; else within ``tolerance()`` (derived only when needed)."""
+    if _exact(got, want):
+        return bool(got == want)
+    return bool(abs(got - want) <= tolerance())
+
+
+def _leaf_tolerances(graph: Graph) -> list[float]:
+    """The derived tolerance of each leaf's gradient in floats (raises ``OracleInconclusive``)."""
+    return symbolic_tolerances(graph)[0]
+
+
+def _linearity_tolerance(example: tuple[Graph, Graph, Any, Any], j: int, gf: Any, gg: Any) -> float:
+    """How far ``d(a*f + b*g)/dx_j`` and ``a*df/dx_j + b*dg/dx_j`` may differ in floats: each
+    engine gradient within its derived tolerance, plus the rounding of the combination itself."""
+    f, g, a, b = example
+    combined = linear_combination_graphs(example)[2]
+    ca, cb = abs(float(a)), abs(float(b))
+    spread = ca * _leaf_tolerances(f)[j] + cb * _leaf_tolerances(g)[j] + _leaf_tolerances(combined)[j]
+    return spread + 4 * EPS * (ca * abs(float(gf)) + cb * abs(float(gg)))
+
+
+def linear_combination_graphs(example: tuple[Graph, Graph, Any, Any]) -> list[Graph]:
+    """f, g and ``Value(a) * f + Value(b) * g`` as one graph (what check_linearity runs): the
+    coefficients are two more leaves after f's, so every node slot moves up by two."""
+    f, g, a, b = example
+    n = len(f.leaves)
+
+    def moved(nodes: Sequence[Node], shift: int) -> list[Node]:
+        return [Node(m.op, tuple(x if x < n else x + shift for x in m.args), m.const) for m in nodes]
+
+    nodes = moved(f.nodes, 2) + moved(g.nodes, 2 + len(f.nodes))
+    f_out = f.out if f.out < n else f.out + 2
+    g_out = g.out if g.out < n else g.out + 2 + len(f.nodes)
+    top = n + 2 + len(nodes)
+    nodes += [Node("mul", (n, f_out)), Node("mul", (n + 1, g_out)), Node("add", (top, top + 1))]
+    return [f, g, Graph((*f.leaves, a, b), tuple(nodes))]
 
 
 def _on_leaves(graph: Graph, eng: Engine, leaves: list[Any]) -> Any:
@@ -157,7 +208,12 @@ def _on_leaves(graph: Graph, eng: Engine, leaves: list[Any]) -> Any:
 
 
 def check_build_order(engine: Any, example: tuple[Graph, tuple[int, ...]]) -> None:
-    """Creating the same graph's slots in another valid order changes no value and no gradient."""
+    """Creating the same graph's slots in another valid order changes no value and no gradient.
+
+    Exact numbers must be equal.  In floats the values must still be equal (the same ops on
+    the same operands), and each leaf gradient may differ by twice its derived tolerance (the
+    engine may add the terms of a sum in another order); interior gradients are not compared.
+    """
     graph, order = example
     eng = resolve_engine(engine)
     canonical = graph.build(eng)
@@ -171,27 +227,45 @@ def check_build_order(engine: Any, example: tuple[Graph, tuple[int, ...]]) -> No
             node = graph.nodes[s - n]
             other[s] = OPS[node.op].apply(eng, [other[a] for a in node.args], node.const)
     eng.backward(other[graph.out])
+    tolerances = functools.cache(lambda: _leaf_tolerances(graph))
     for s, name in enumerate(graph.names()):
         a = (eng.data(canonical[s]), eng.grad(canonical[s]))
         b = (eng.data(other[s]), eng.grad(other[s]))
-        assert a == b, (
+        if _exact(*a, *b):
+            same = a == b
+        elif s < n:
+            same = a[0] == b[0] and _agrees(a[1], b[1], lambda: 2 * tolerances()[s])  # noqa: B023
+        else:
+            same = a[0] == b[0]
+        assert same, (
             f"build order: {name} is (data, grad) = {a!r} built in slot order "
             f"but {b!r} built in the order {order}\n{graph.snippet(eng)}"
         )
 
 
-def check_chain_sweep(engine: Any, example: tuple[Fraction, Fraction, int]) -> None:
-    """y = w * (w * (... (w * x))), n times: dy/dx == w**n and dy/dw == n * w**(n-1) * x exactly."""
+def chain_graph(w: Any, x: Any, n: int) -> Graph:
+    """``y = w * (w * (... (w * x)))`` with ``n`` multiplications, on leaves ``(w, x)``."""
+    return Graph((w, x), (Node("mul", (0, 1)), *(Node("mul", (0, 2 + i)) for i in range(n - 1))))
+
+
+def check_chain_sweep(engine: Any, example: tuple[Any, Any, int]) -> None:
+    """y = w * (w * (... (w * x))), n times: dy/dx == w**n and dy/dw == n * w**(n-1) * x, exactly
+    on exact numbers, else within the derived tolerance (the expected values are exact rationals)."""
     w, x, n = example
-    nodes = [Node("mul", (0, 1))] + [Node("mul", (0, 2 + i)) for i in range(n - 1)]
-    graph = Graph((w, x), tuple(nodes))
+    graph = chain_graph(w, x, n)
     eng = resolve_engine(engine)
     values = graph.build(eng)
     eng.backward(values[graph.out])
-    want_x, want_w = w**n, n * w ** (n - 1) * x
+    fw, fx = Fraction(w), Fraction(x)
+    want_x, want_w = fw**n, n * fw ** (n - 1) * fx
     got_x, got_w = eng.grad(values[1]), eng.grad(values[0])
-    assert got_x == want_x, f"chain sweep n={n}: dy/dx = {got_x!r}, want w**n = {want_x}"
-    assert got_w == want_w, f"chain sweep n={n}: dy/dw = {got_w!r}, want n*w**(n-1)*x = {want_w}"
+    tolerances = functools.cache(lambda: _leaf_tolerances(graph))
+    assert _agrees(got_x, want_x, lambda: tolerances()[1]), (
+        f"chain sweep n={n}: dy/dx = {got_x!r}, want w**n = {want_x}"
+    )
+    assert _agrees(got_w, want_w, lambda: tolerances()[0]), (
+        f"chain sweep n={n}: dy/dw = {got_w!r}, want n*w**(n-1)*x = {want_w}"
+    )
 
 
 def check_mlp(engine: Any, graph: Graph) -> None:
@@ -325,27 +399,27 @@ def model_backward(
             grads[a] += grads[k] * p
 
 
-def backward_convention(engine: Any = None) -> BackwardConvention | None:
-    """The convention an engine follows, observed on a tiny exact graph (None: none of the known ones).
+def backward_convention(engine: Any = None, *, exact: bool | None = None) -> BackwardConvention | None:
+    """The convention an engine follows, observed on a tiny graph (None: none of the known ones).
 
     ``x, c`` leaves, ``h = x * x``, ``y = h * c``: ``backward()`` from ``y`` twice, and from a
     leaf twice; the observed gradients are compared with :func:`model_backward` under each
-    known convention.
+    known convention.  The leaves are Fractions when ``exact`` (default: the engine keeps
+    Fractions exact), else floats; every number involved is a small integer either way.
+    Raises what the engine raises.
     """
     eng = resolve_engine(engine)
     values = [Fraction(2), Fraction(3), Fraction(4), Fraction(12), Fraction(5)]
     args: list[tuple[int, ...] | None] = [None, None, (0, 0), (2, 1), None]
     ops: list[tuple[str, Any]] = [("", None), ("", None), ("mul", None), ("mul", None), ("", None)]
-    try:
-        x, c, z = eng.make(values[0]), eng.make(values[1]), eng.make(values[4])
-        h = x * x
-        nodes = [x, c, h, h * c, z]
-        observed = []
-        for y in (3, 3, 4, 4):
-            eng.backward(nodes[y])
-            observed.append([eng.grad(v) for v in nodes])
-    except Exception:
-        return None
+    number = Fraction if (eng.exact if exact is None else exact) else float
+    x, c, z = eng.make(number(values[0])), eng.make(number(values[1])), eng.make(number(values[4]))
+    h = x * x
+    nodes = [x, c, h, h * c, z]
+    observed = []
+    for y in (3, 3, 4, 4):
+        eng.backward(nodes[y])
+        observed.append([eng.grad(v) for v in nodes])
     for convention in _CONVENTIONS:
         grads = [Fraction(0)] * len(nodes)
         predicted = []
@@ -358,7 +432,7 @@ def backward_convention(engine: Any = None) -> BackwardConvention | None:
 
 
 def stateful_machine(
-    engine: Any = None, convention: BackwardConvention = OUR_CONVENTION
+    engine: Any = None, convention: BackwardConvention = OUR_CONVENTION, *, exact: bool | None = None
 ) -> type[RuleBasedStateMachine]:
     """A state machine interleaving building, backward() from any node and zeroing leaves.
 
@@ -377,9 +451,17 @@ def stateful_machine(
     leaf j the sum, over the create_graph passes it holds, of d2 y / d leaf d x_j, from
     sympy's diff twice (exact).  Interior gradients after that pass depend on how the
     engine wrote its rules, so they are not judged until a later pass resets them.
+
+    With ``exact=False`` (the default for an engine that does not keep Fractions exact) the
+    leaves are floats (the model holds the same numbers as exact rationals) and each leaf
+    gradient must be within the tolerance derived, pass by pass, from the subgraph each
+    ``backward()`` ran on; interior gradients and create_graph steps are then not judged.
+    The class counts its runs (``runs``) and the runs with a pass whose tolerance could not
+    be derived (``unjudged``; its leaves' gradients are not judged until zeroed).
     """
     eng = resolve_engine(engine)
-    higher = convention == OUR_CONVENTION and eng.higher_order
+    exact = eng.exact if exact is None else exact
+    higher = exact and convention == OUR_CONVENTION and eng.higher_order
     # only ops the engine has (with constants it takes): a missing op is a fact, not a failure
     binary_ops = [op for op in RATIONAL_BINARY if eng.supports(op)]
     unary_ops = [
@@ -390,8 +472,14 @@ def stateful_machine(
     unary_ops = unary_ops or [("neg" if eng.supports("neg") else "add", None)]
 
     class GradientMachine(RuleBasedStateMachine):
+        runs = 0
+        unjudged = 0
+
         def __init__(self) -> None:
             super().__init__()
+            type(self).runs += 1
+            self.unjudged_here = False  # a pass of this run could not be judged
+            self.tol: list[float] = []  # floats: how far each leaf gradient may be from the model
             self.values: list[Any] = []  # engine Values
             self.args: list[tuple[int, ...] | None] = []  # None for a leaf
             self.ops: list[tuple[str, Any]] = []
@@ -414,8 +502,11 @@ def stateful_machine(
 
         @rule(value=gs.rational_leaves)
         def leaf(self, value: Fraction) -> None:
-            self.script.append(f"v{len(self.values)} = {eng.class_name}({value!r})")
-            self.values.append(self._engine(eng.make, value))
+            number: Any = value if exact else float(value)
+            value = Fraction(number)  # the model holds the very number the engine got
+            self.script.append(f"v{len(self.values)} = {eng.class_name}({number!r})")
+            self.values.append(self._engine(eng.make, number))
+            self.tol.append(0.0)
             self.args.append(None)
             self.ops.append(("", None))
             self.exact.append(value)
@@ -426,6 +517,7 @@ def stateful_machine(
         def _add(self, op: str, c: Any, args: tuple[int, ...]) -> None:
             self.script.append(f"v{len(self.values)} = {OPS[op].source([f'v{a}' for a in args], c)}")
             self.values.append(self._engine(OPS[op].apply, eng, [self.values[a] for a in args], c))
+            self.tol.append(0.0)
             self.args.append(args)
             self.ops.append((op, c))
             self.exact.append(Fraction(OPS[op].num([self.exact[a] for a in args], c)))
@@ -478,6 +570,8 @@ def stateful_machine(
             self.script.append(f"v{y}.{eng.backward_method}()")
             self._engine(eng.backward, self.values[y])
             model_backward(self.args, self.ops, self.exact, self.model, y, convention)
+            if not exact:
+                self._widen(y)
             for k in reached:
                 self.is_value[k] = False  # interior gradients are numbers again
             self.unknown -= reached
@@ -531,21 +625,57 @@ def stateful_machine(
         def _leaves(self) -> list[int]:
             return [i for i, a in enumerate(self.args) if a is None]
 
+        def _widen(self, y: int) -> None:
+            """Floats: each leaf reached from ``y`` may now be off by this pass's derived
+            tolerance more (or only by it, when the convention resets leaves)."""
+            slots = sorted(_reachable(self.args, y))
+            leaves = [k for k in slots if self.args[k] is None]
+            if self.args[y] is None:
+                tols = {y: 0.0}  # backward() on a leaf: the seed 1 is exact
+            else:
+                inner = [k for k in slots if self.args[k] is not None]
+                index = {k: i for i, k in enumerate(leaves + inner)}
+                nodes = tuple(
+                    Node(self.ops[k][0], tuple(index[a] for a in self.args[k] or ()), self.ops[k][1])
+                    for k in inner
+                )
+                graph = Graph(tuple(float(self.exact[k]) for k in leaves), nodes)
+                try:
+                    tols = dict(zip(leaves, _leaf_tolerances(graph), strict=True))
+                except OracleInconclusive:  # no tolerance: these leaves are not judged until zeroed
+                    if not self.unjudged_here:
+                        self.unjudged_here = True
+                        type(self).unjudged += 1
+                    self.unknown |= set(leaves)
+                    return
+            for k, t in tols.items():
+                self.tol[k] = self.tol[k] + t if convention.leaves == "accumulate" else t
+
         @rule(data=st.data())
         def zero_grad(self, data: Any) -> None:
             leaves = [i for i, a in enumerate(self.args) if a is None]
             k = data.draw(st.sampled_from(leaves))
             self.script.append(f"v{k}.{eng.grad_attr} = 0")
-            eng.set_grad(self.values[k], 0)
+            self._engine(eng.set_grad, self.values[k], 0)
             self.model[k] = Fraction(0)
+            self.tol[k] = 0.0
             self.is_value[k] = False
             self.second.pop(k, None)
+            if not exact:
+                self.unknown.discard(k)
 
         @invariant()
         def gradients_match_model(self) -> None:
-            got = [eng.grad(v) for v in self.values]
+            got = [self._engine(eng.grad, v) for v in self.values]
             for k, want in enumerate(self.model):
                 if k in self.unknown:
+                    continue
+                if not exact:
+                    if self.args[k] is None:
+                        assert _agrees(got[k], want, lambda: self.tol[k]), (  # noqa: B023
+                            f"stateful: leaf v{k} has grad {got[k]!r}, model says {float(want)!r} "
+                            f"(tolerance {self.tol[k]:.3g})\n{self._reproducer()}"
+                        )
                     continue
                 if higher:
                     is_value = isinstance(got[k], eng.Value)
@@ -569,7 +699,12 @@ def stateful_machine(
         def _reproducer(self) -> str:
             """The steps so far as a script that prints expected vs actual gradients."""
             grad = eng.grad_attr
-            expected = ["?" if i in self.unknown else str(m) for i, m in enumerate(self.model)]
+            expected = [
+                "?"
+                if i in self.unknown or not (exact or self.args[i] is None)
+                else str(m if exact else float(m))
+                for i, m in enumerate(self.model)
+            ]
             grads = ", ".join(
                 f"str(getattr(v{i}.{grad}, {eng.data_attr!r}, v{i}.{grad}))" for i in range(len(self.values))
             )

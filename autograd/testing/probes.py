@@ -50,13 +50,15 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from autograd.testing import verdicts
+from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
-from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding
-from autograd.testing.graph import Graph, Node
+from autograd.testing.findings import CheckOutcome, Finding, outcome
+from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.ops import OPS
 from autograd.testing.oracles import EPS, FD_ATOL, FD_RTOL, SYMBOLIC_SAFETY, TINY, _compare, _fd_row
 
@@ -72,11 +74,6 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------- shared helpers
-def _outcome(name: str, findings: list[Finding], reason: str) -> CheckOutcome:
-    failed = any(f.kind in DEFECT_KINDS for f in findings)
-    return CheckOutcome(name, "failed" if failed else "passed", findings, reason)
-
-
 def _show(x: Any) -> str:
     """A number as a person writes it (numpy's float64 shows as a float)."""
     return repr(float(x)) if isinstance(x, float) else repr(x)
@@ -102,21 +99,7 @@ def _program(eng: Engine, *lines: str) -> str:
     return "\n".join([eng.import_line(), *(line.format(**names) for line in lines)])
 
 
-def _merge_by_op(findings: list[Finding]) -> list[Finding]:
-    """One finding per (kind, op): the first keeps its reproducer, the rest are named in its summary."""
-    merged: dict[tuple[str, str | None], list[Finding]] = {}
-    for f in findings:
-        merged.setdefault((f.kind, f.op), []).append(f)
-    out = []
-    for group in merged.values():
-        first = group[0]
-        if len(group) > 1:
-            also = "; ".join(f.summary for f in group[1:3])
-            if len(group) > 3:
-                also += f"; {len(group) - 3} more points"
-            first = replace(first, summary=f"{first.summary} (also: {also})")
-        out.append(first)
-    return out
+_merge_by_op = verdicts.merge  # one finding per (kind, op), the others named in its summary
 
 
 # ---------------------------------------------------------------------- depth
@@ -126,13 +109,17 @@ DEPTH_MAX = 100_000
 
 def _chain_backward(eng: Engine, steps: int) -> BaseException | None:
     """Build ``y = y*w + b`` ``steps`` times and run backward; the exception, or None."""
-    try:
+
+    def chain() -> None:
         w, b, y = eng.make(0.5), eng.make(1.0), eng.make(1.0)
         for _ in range(steps):
             y = y * w + b
         eng.backward(y)
-    except Exception as exc:  # RecursionError, or whatever the engine raises that deep
-        return exc
+
+    try:
+        engine_call("backward()", chain)
+    except EngineRaised as raised:  # RecursionError, or whatever the engine raises that deep
+        return raised.exc
     return None
 
 
@@ -157,8 +144,9 @@ def probe_depth(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutco
     def fails(steps: int) -> BaseException | None:
         return _at_default_recursion_limit(lambda: _chain_backward(eng, steps))  # type: ignore[no-any-return]
 
-    good, bad, error = 0, None, None
+    good, bad, error, probed = 0, None, None, 0
     for steps in (1, 10, 100, 1000, 10_000, DEPTH_MAX):  # grow by tens, then bisect
+        probed += 1
         error = fails(steps)
         if error is not None:
             bad = steps
@@ -167,9 +155,11 @@ def probe_depth(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutco
     reason = f"chains y = y*w + b of up to {DEPTH_MAX:,} steps at recursion limit {DEFAULT_RECURSION_LIMIT}"
     if bad is None:
         summary = f"backward() survives the deepest chain probed, {DEPTH_MAX:,} steps of y = y*w + b"
-        return _outcome("depth", [Finding("depth_limit", "depth", summary, expected=">= 100,000")], reason)
+        found = [Finding("depth_limit", "depth", summary, expected=">= 100,000")]
+        return outcome("depth", found, judged=probed, unit="chains", reason=reason)
     while bad - good > 1:
         mid = (good + bad) // 2
+        probed += 1
         mid_error = fails(mid)
         if mid_error is None:
             good = mid
@@ -199,7 +189,7 @@ def probe_depth(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutco
         expected=f"{DEPTH_MAX:,} steps",
         actual=f"{good:,} steps ({_error(error)})",
     )
-    return _outcome("depth", [finding], reason)
+    return outcome("depth", [finding], judged=probed, unit="chains", reason=reason)
 
 
 # ---------------------------------------------------------------------- determinism
@@ -259,9 +249,9 @@ def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     runs: dict[str, list[Any]] = {}
     notes = []
     try:
-        runs["this process"] = _run_in_process(eng, body)
-    except Exception as exc:
-        notes.append(f"in this process the graph could not be differentiated ({_error(exc)})")
+        runs["this process"] = engine_call("backward()", _run_in_process, eng, body)
+    except EngineRaised as raised:
+        notes.append(f"in this process the graph could not be differentiated ({raised.line()})")
     children = {s: _run_fresh(program, s) for s in HASH_SEEDS}
     for s, child in children.items():
         try:
@@ -281,14 +271,13 @@ def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     )
     if notes:
         reason += "; " + "; ".join(notes)
-    if not runs:
-        return CheckOutcome("determinism", "not_applicable", [], reason)
+    judged = sum(len(grads) for grads in runs.values())
     seen: dict[str, list[str]] = {}  # the gradients of x, as printed, and where each was seen
     for where, grads in runs.items():
         for i, g in enumerate(grads):
             seen.setdefault(json.dumps(g), []).append(f"{where}, build {i + 1}")
-    if len(seen) == 1:
-        return _outcome("determinism", [], reason)
+    if len(seen) <= 1:
+        return outcome("determinism", [], judged=judged, unit="builds", reason=reason)
     variants = [f"{json.loads(g)[0]} ({places[0]})" for g, places in seen.items()]
     reproducer = "\n".join(
         [
@@ -311,7 +300,7 @@ def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
         expected="the same bits in every run",
         actual="; ".join(variants),
     )
-    return _outcome("determinism", [finding], reason)
+    return outcome("determinism", [finding], judged=judged, unit="builds", reason=reason)
 
 
 # ---------------------------------------------------------------------- bad inputs
@@ -336,15 +325,16 @@ def _what_happens_next(eng: Engine, v: Any) -> str:
     state = {"v": v, "y": None}
     for label, step in steps:
         try:
-            result = step(state)
-        except Exception as exc:
-            return f"fails later, in {label}: {_error(exc)}"
+            result = engine_call(label, step, state)
+        except EngineRaised as raised:
+            return f"fails later, in {label}: {raised.line()}"
         if result is not None:
             state["y"] = result
     try:
-        return f"never fails: v * v + v = {eng.data(state['y'])!r}, its gradient {eng.grad(v)!r}"
-    except Exception as exc:  # an attribute missing on a half-built Value
-        return f"never fails in arithmetic, then: {_error(exc)}"
+        data, grad = engine_call("reading", lambda: (eng.data(state["y"]), eng.grad(v)))
+    except EngineRaised as raised:  # an attribute missing on a half-built Value
+        return f"never fails in arithmetic, then: {raised.line()}"
+    return f"never fails: v * v + v = {data!r}, its gradient {grad!r}"
 
 
 def probe_bad_inputs(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
@@ -353,8 +343,8 @@ def probe_bad_inputs(engine: Any, *, examples: int = 30, seed: int = 0) -> Check
     accepted = []
     for source, x in GARBAGE:
         try:
-            v = eng.make(x)
-        except Exception:
+            v = engine_call("make", eng.make, x)
+        except EngineRaised:
             continue  # refused at once: what we want
         accepted.append((source, _what_happens_next(eng, v)))
     findings = []
@@ -382,23 +372,23 @@ def probe_bad_inputs(engine: Any, *, examples: int = 30, seed: int = 0) -> Check
         )
     findings += _str_operand(eng)
     reason = f"{len(GARBAGE)} invalid data values ({', '.join(s for s, _ in GARBAGE)}) and v * 's'"
-    return _outcome("bad_inputs", findings, reason)
+    return outcome("bad_inputs", findings, judged=len(GARBAGE) + 1, unit="inputs", reason=reason)
 
 
 def _str_operand(eng: Engine) -> list[Finding]:
     for start in (2, 2.0):  # an int first: "s" * 2 is a str in Python, so int data shows more
         try:
-            v = eng.make(start)
-        except Exception:
+            v = engine_call("make", eng.make, start)
+        except EngineRaised:
             continue
         try:
-            w = v * "s"
-        except Exception:
+            w = engine_call("v * 's'", lambda: v * "s")  # noqa: B023
+        except EngineRaised:
             return []  # refused at once
         try:
-            got = repr(eng.data(w))
-        except Exception as exc:
-            got = f"a Value whose data cannot be read ({_error(exc)})"
+            got = repr(engine_call("reading", eng.data, w))
+        except EngineRaised as raised:
+            got = f"a Value whose data cannot be read ({raised.line()})"
         reproducer = _program(
             eng,
             f"v = {{V}}({start!r})",
@@ -562,13 +552,14 @@ def _judge_gradient(point: EdgePoint, value: Any, grad: Any, got: Any, repro: st
     try:
         row = _fd_row(f, [point.x], 0, got, "x", FD_RTOL, FD_ATOL)
         numeric_ok, numeric = row.ok, f"{float(row.oracle)!r} ({'agrees' if row.ok else 'differs'})"
-    except Exception as exc:  # finite differences cannot judge here (OracleInconclusive): no second vote
-        numeric_ok, numeric = None, f"cannot judge ({_error(exc)})"
-    if symbolic.ok and numeric_ok is not False:
+    except OracleInconclusive as exc:  # finite differences cannot judge here: no second vote
+        numeric_ok, numeric = None, f"cannot judge ({exc.reason})"
+    verdict = verdicts.confirm(not symbolic.ok, None if numeric_ok is None else not numeric_ok)
+    if verdict is None:
         return []
     want = float(grad)
     judged = f"sympy/mpmath {want!r} ({'agrees' if symbolic.ok else 'differs'}), finite differences {numeric}"
-    kind = "wrong_gradient" if not symbolic.ok and numeric_ok is False else "inconclusive"
+    kind = "wrong_gradient" if verdict == "defect" else "inconclusive"
     return [
         Finding(
             kind,
@@ -597,7 +588,8 @@ def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
         reason += f" ({len(skipped)} skipped, the engine lacks {', '.join(dict.fromkeys(skipped))})"
     if len(skipped) == len(EDGE_POINTS):
         return CheckOutcome("edge_points", "not_applicable", [], reason)
-    return _outcome("edge_points", _merge_by_op(findings), reason)
+    judged = len(EDGE_POINTS) - len(skipped)
+    return outcome("edge_points", _merge_by_op(findings), judged=judged, unit="points", reason=reason)
 
 
 # ---------------------------------------------------------------------- conventions
@@ -609,8 +601,9 @@ def _change(first: Any, second: Any) -> str:
     return f"{_show(first)} -> {_show(second)}"
 
 
-def _backward_facts(eng: Engine) -> str:
-    """Second backward() on y = (a*b)*a, and the output's gradient seeding."""
+def _backward_numbers(eng: Engine) -> tuple[list[Any], list[Any], Any]:
+    """The engine's side (nothing else): gradients of a, b, h, y after one and two backward()
+    on y = (a*b)*a, and the output's gradient after backward() from 5.0."""
     a, b = eng.make(3.0), eng.make(2.0)
     h = a * b
     y = h * a
@@ -618,6 +611,15 @@ def _backward_facts(eng: Engine) -> str:
     first = [eng.grad(v) for v in (a, b, h, y)]
     eng.backward(y)
     second = [eng.grad(v) for v in (a, b, h, y)]
+    a, b = eng.make(3.0), eng.make(2.0)
+    y = (a * b) * a
+    eng.set_grad(y, 5.0)
+    eng.backward(y)
+    return first, second, eng.grad(y)
+
+
+def _backward_facts(first: list[Any], second: list[Any], seeded: Any) -> str:
+    """Second backward() on y = (a*b)*a, and the output's gradient seeding, in words."""
     leaves = sorted({_change(first[0], second[0]), _change(first[1], second[1])})
     interior = _change(first[2], second[2])
     accumulates = {
@@ -629,11 +631,6 @@ def _backward_facts(eng: Engine) -> str:
         + (f" ({accumulates})" if accumulates else "")
         + f", the output's {_change(first[3], second[3])}"
     ]
-    a, b = eng.make(3.0), eng.make(2.0)
-    y = (a * b) * a
-    eng.set_grad(y, 5.0)
-    eng.backward(y)
-    seeded = eng.grad(y)
     seeding = {
         1: "assigned 1 (a gradient left on it is overwritten)",
         6: "1 is added to it (a gradient left on it flows back too)",
@@ -663,21 +660,19 @@ def probe_conventions(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     eng = resolve_engine(engine)
     findings, notes = [], []
     try:
-        summary = _backward_facts(eng)
-    except Exception as exc:
-        notes.append(f"backward conventions not determined: {_error(exc)}")
+        numbers = engine_call("backward()", _backward_numbers, eng)
+    except EngineRaised as raised:
+        notes.append(f"backward conventions not determined: {raised.line()}")
     else:
+        summary = _backward_facts(*numbers)
         findings.append(
             Finding("convention", "conventions", summary, None, _program(eng, *_BACKWARD_FACTS_REPRODUCER))
         )
     if eng.supports("relu"):
         try:
-            x = eng.make(0.0)
-            y = x.relu()
-            eng.backward(y)
-            slope = eng.grad(x)
-        except Exception as exc:
-            notes.append(f"relu'(0) not determined: {_error(exc)}")
+            slope = engine_call("relu(0)", _relu_slope_at_zero, eng)
+        except EngineRaised as raised:
+            notes.append(f"relu'(0) not determined: {raised.line()}")
         else:
             reproducer = _program(
                 eng, "x = {V}(0.0)", "x.relu().{backward}()", 'print("relu\'(0) =", x.{grad})'
@@ -690,16 +685,22 @@ def probe_conventions(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     reason = "second backward(), output gradient seeding, relu'(0)"
     if notes:
         reason += "; " + "; ".join(notes)
-    return _outcome("conventions", findings, reason)
+    return outcome("conventions", findings, judged=len(findings), unit="facts", reason=reason)
+
+
+def _relu_slope_at_zero(eng: Engine) -> Any:
+    x = eng.make(0.0)
+    eng.backward(OPS["relu"].apply(eng, [x], None))
+    return eng.grad(x)
 
 
 # ---------------------------------------------------------------------- support
 def _op_error(eng: Engine, op: str, const: Any) -> str:
     spec = OPS[op]
     try:
-        spec.apply(eng, [eng.make(1.5) for _ in range(spec.arity)], const)
-    except Exception as exc:
-        return _error(exc)
+        engine_call(op, lambda: spec.apply(eng, [eng.make(1.5) for _ in range(spec.arity)], const))
+    except EngineRaised as raised:
+        return raised.line()
     return "no error"
 
 
@@ -711,15 +712,15 @@ def _number_type_facts(eng: Engine) -> list[str]:
         how = eng.number_types[kind]
         if how == "refused":
             try:
-                eng.make(example)
-            except Exception as exc:
-                facts.append(f"{label} data: refused ({_error(exc)})")
+                engine_call("make", eng.make, example)
+            except EngineRaised as raised:
+                facts.append(f"{label} data: refused ({raised.line()})")
             else:
                 facts.append(f"{label} data: refused by + - * / or backward()")
         elif how == "float":
             try:
-                made = eng.data(eng.make(example))
-            except Exception:  # accepted by the checks, so this does not happen
+                made = engine_call("make", lambda: eng.data(eng.make(example)))  # noqa: B023
+            except EngineRaised:  # accepted when the adapter probed it; refused now
                 made = None
             if isinstance(made, float):
                 facts.append(f"{label} data: silently converted to float ({example!r} -> {made!r})")
@@ -789,7 +790,8 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
         )
         findings.append(Finding("unsupported", "support", "; ".join(facts), None, reproducer))
     reason = f"{len(probed)} ops of the table (their reflected forms and constants), int and Fraction data"
-    return _outcome("support", findings, reason)
+    judged = len(probed) + 2  # each op, int data, Fraction data
+    return outcome("support", findings, judged=judged, unit="ops and number types", reason=reason)
 
 
 #: The probes by name, in the order an audit runs them.

@@ -1,0 +1,85 @@
+"""How a disagreement becomes a verdict, in one place: pure functions, no engine, no oracle.
+
+* :func:`confirm`: "wrong only when a second method agrees".  A first oracle that
+  rejects the engine is a defect only when a second, independent one rejects it too;
+  a second oracle that agrees, or cannot judge, leaves it ``inconclusive``.
+* :func:`identity` and :func:`deduplicate`: a defect is reported once per
+  ``(kind, op)`` (the smallest example kept), a fact once per ``(kind, op, summary)``,
+  an inconclusive case once per ``(kind, op, check)``.
+* :func:`merge`: one finding per ``(kind, op)`` that names the others in its summary.
+* :func:`tally`: whether one example was judged or left inconclusive by a check.
+
+The rule "failed only with a defect, passed only when something was judged" is
+:func:`autograd.testing.findings.outcome`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from autograd.testing.findings import DEFECT_KINDS, Finding
+
+__all__ = ["confirm", "deduplicate", "identity", "merge", "smallest", "tally"]
+
+
+def confirm(first_rejects: bool, second_rejects: bool | None) -> str | None:
+    """The verdict of two independent methods on one value: ``None`` (no finding),
+    ``"defect"`` (both reject it) or ``"inconclusive"`` (only the first does, or the second
+    cannot judge: ``second_rejects is None``).  The second alone rejecting is no finding:
+    the first, primary method is the judge and only needs a second vote to convict."""
+    if not first_rejects:
+        return None
+    return "defect" if second_rejects else "inconclusive"
+
+
+def identity(finding: Finding) -> tuple[Any, ...]:
+    """What makes two findings the same report (see the module docstring)."""
+    if finding.kind in DEFECT_KINDS:
+        return (finding.kind, finding.op)
+    if finding.kind == "inconclusive":
+        return (finding.kind, finding.op, finding.check)
+    return (finding.kind, finding.op, finding.summary)
+
+
+def deduplicate(sized: Iterable[tuple[int, Finding]]) -> list[Finding]:
+    """One finding per :func:`identity`: the smallest by size (the first of equal sizes),
+    in the order each identity was first seen."""
+    return [f for _, f in smallest(sized)]
+
+
+def smallest(sized: Iterable[tuple[int, Finding]]) -> list[tuple[int, Finding]]:
+    """:func:`deduplicate` keeping the sizes (to go on adding examples later)."""
+    best: dict[tuple[Any, ...], tuple[int, Finding]] = {}
+    for size, finding in sized:
+        key = identity(finding)
+        if key not in best or size < best[key][0]:
+            best[key] = (size, finding)
+    return list(best.values())
+
+
+def merge(findings: Iterable[Finding], shown: int = 2) -> list[Finding]:
+    """One finding per ``(kind, op)``: the first keeps its reproducer, ``shown`` more are named in
+    its summary and the rest counted."""
+    groups: dict[tuple[str, str | None], list[Finding]] = {}
+    for f in findings:
+        groups.setdefault((f.kind, f.op), []).append(f)
+    out = []
+    for first, *rest in groups.values():
+        if rest:
+            also = "; ".join(f.summary for f in rest[:shown])
+            if len(rest) > shown:
+                also += f"; {len(rest) - shown} more points"
+            first = replace(first, summary=f"{first.summary} (also: {also})")
+        out.append(first)
+    return out
+
+
+def tally(findings: Iterable[Finding]) -> str:
+    """What one example's findings (of one check) say about it: ``"judged"`` (a verdict, a
+    defect or none) or ``"inconclusive"`` (an oracle could not decide and nothing was found)."""
+    kinds = {f.kind for f in findings}
+    if kinds & set(DEFECT_KINDS):
+        return "judged"
+    return "inconclusive" if "inconclusive" in kinds else "judged"
