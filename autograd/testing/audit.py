@@ -41,6 +41,7 @@ failures: the stateful check models the convention it observes.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -75,6 +76,7 @@ from autograd.testing.ops import OPS, sym_const
 from autograd.testing.report import DEFAULT_EXAMPLES, SCHEMA_VERSION, AuditCase, AuditReport
 
 __all__ = [
+    "CHECKS",
     "DEFAULT_EXAMPLES",
     "DEFECT_KINDS",
     "PROBES",
@@ -86,6 +88,7 @@ __all__ = [
     "Finding",
     "audit",
     "capabilities",
+    "run_check",
 ]
 
 #: Nodes per generated graph in the per-op searches (small graphs shrink fast and read well).
@@ -733,18 +736,82 @@ def capabilities(eng: Engine) -> dict[str, Any]:
     }
 
 
+#: The exact properties: name -> (strategy of examples, property, the graphs an example runs).
+_PROPERTIES: dict[
+    str, tuple[Callable[[Engine], Any], Callable[[Any, Any], None], Callable[[Any], list[Graph]]]
+] = {
+    "linearity": (lambda eng: gs.graph_pairs(eng), check_linearity, linear_combination_graphs),
+    "build_order": (lambda eng: gs.build_orders(eng), check_build_order, lambda ex: [ex[0]]),
+    "chain_sweep": (lambda eng: gs.chain_sweeps(), check_chain_sweep, _chain),
+}
+#: The checks of this module, in report order (the probes of :data:`PROBES` follow them).
+CHECKS = ("ops", "exact", "symbolic", "forward", *_PROPERTIES, "mlp", "stateful", "second_order")
+
+
+def _check_ops(eng: Engine, caps: dict[str, Any]) -> CheckOutcome:
+    """The ops of the table and the number types the engine lacks (``unsupported`` facts)."""
+    unsupported = [
+        Finding("unsupported", "ops", f"{_EXAMPLES[op]} is not supported", op) for op in caps["missing_ops"]
+    ]
+    for kind, example in (
+        ("int", f"{eng.class_name}(3) / {eng.class_name}(2)"),
+        ("fraction", f"{eng.class_name}(Fraction(1, 3))"),
+    ):
+        if caps[kind] == "refused":
+            unsupported.append(Finding("unsupported", "ops", f"{kind} data is refused ({example})"))
+        elif caps[kind] == "float":
+            unsupported.append(
+                Finding("unsupported", "ops", f"{kind} data does not stay exact through + - * / ({example})")
+            )
+    return outcome(
+        "ops",
+        unsupported,
+        judged=len(OPS) + 2,
+        unit="ops and number types",
+        reason="every op of the table probed",
+    )
+
+
+def run_check(
+    name: str,
+    engine: Any,
+    *,
+    examples: int = DEFAULT_EXAMPLES,
+    seed: int = 0,
+    ops: Sequence[str] | None = None,
+) -> CheckOutcome:
+    """One check (of :data:`CHECKS`) or probe (of :data:`PROBES`) on its own, by name; ``ops``
+    limits the per-op searches (``exact``, ``symbolic``, ``forward``) to these ops."""
+    eng = resolve_engine(engine)
+    probe = dict(PROBES).get(name)
+    if probe is not None:
+        return probe(eng, examples=examples, seed=seed)
+    if name == "ops":
+        return _check_ops(eng, capabilities(eng))
+    if name in ("exact", "symbolic", "forward"):
+        chosen = [op for op in (ops or OPS) if eng.supports(op)]
+        return {o.name: o for o in _check_per_op(eng, chosen, examples, seed)}[name]
+    if name in _PROPERTIES:
+        strategy, prop, graphs_of = _PROPERTIES[name]
+        return _property_check(name, eng, lambda: strategy(eng), prop, graphs_of, examples, seed)
+    if name == "mlp":
+        return _check_mlp(eng, examples, seed)
+    if name == "stateful":
+        return _check_stateful(eng, examples, seed)[0]
+    if name == "second_order":
+        return _check_second_order(eng, examples, seed)
+    raise ValueError(f"run_check: unknown check {name!r}; known: {[*CHECKS, *dict(PROBES)]}")
+
+
 def _graph_checks(
     eng: Engine, ops: list[str], examples: int, seed: int
 ) -> tuple[dict[str, CheckOutcome], BackwardConvention | None]:
     """Every check of this module (the probes aside), and the backward() convention observed."""
     outcomes = {o.name: o for o in _check_per_op(eng, ops, examples, seed)}
-    properties: list[tuple[str, Any, Callable[[Any, Any], None], Callable[[Any], list[Graph]]]] = [
-        ("linearity", lambda: gs.graph_pairs(eng), check_linearity, linear_combination_graphs),
-        ("build_order", lambda: gs.build_orders(eng), check_build_order, lambda ex: [ex[0]]),
-        ("chain_sweep", gs.chain_sweeps, check_chain_sweep, _chain),
-    ]
-    for name, strategy, prop, graphs_of in properties:
-        outcomes[name] = _property_check(name, eng, strategy, prop, graphs_of, examples, seed)
+    for name, (strategy, prop, graphs_of) in _PROPERTIES.items():
+        outcomes[name] = _property_check(
+            name, eng, functools.partial(strategy, eng), prop, graphs_of, examples, seed
+        )
     outcomes["mlp"] = _check_mlp(eng, examples, seed)
     outcomes["stateful"], convention = _check_stateful(eng, examples, seed)
     outcomes["second_order"] = _check_second_order(eng, examples, seed)
@@ -770,22 +837,7 @@ def audit(
     start = time.perf_counter()
     eng = resolve_engine(target, cls=cls, backward=backward, data=data, grad=grad)
     caps = capabilities(eng)
-    unsupported = [
-        Finding("unsupported", "ops", f"{_EXAMPLES[op]} is not supported", op) for op in caps["missing_ops"]
-    ]
-    for kind, example in (
-        ("int", f"{eng.class_name}(3) / {eng.class_name}(2)"),
-        ("fraction", f"{eng.class_name}(Fraction(1, 3))"),
-    ):
-        if caps[kind] == "refused":
-            unsupported.append(Finding("unsupported", "ops", f"{kind} data is refused ({example})"))
-        elif caps[kind] == "float":
-            unsupported.append(
-                Finding("unsupported", "ops", f"{kind} data does not stay exact through + - * / ({example})")
-            )
-    outcomes: dict[str, CheckOutcome] = {
-        "ops": outcome("ops", unsupported, judged=len(OPS), unit="ops", reason="every op of the table probed")
-    }
+    outcomes: dict[str, CheckOutcome] = {"ops": _check_ops(eng, caps)}
     graph_outcomes, convention = _graph_checks(eng, caps["ops"], examples, seed)
     outcomes.update(graph_outcomes)
     probe_outcomes = _run_probes(eng, examples, seed)

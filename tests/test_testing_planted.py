@@ -1,0 +1,151 @@
+"""Every check and probe of the audit can fail: a fixture engine with one planted defect for each.
+
+Issue 13: the ``forward`` check could not fail (it judged nothing, silently) and nothing
+noticed.  Here each check of the report (``audit.CHECKS`` and the probes of
+``audit.PROBES``) is run on its own (``run_check``) against the fixture planted for it,
+and must report the planted defect; the sound engine must not get it.  A new check without
+a row here fails ``test_every_check_and_probe_has_a_planted_fixture``.
+"""
+
+import pytest
+
+from autograd.testing import Graph, Node, resolve_engine, verdicts
+from autograd.testing.audit import CHECKS, PROBES, _forward_finding, run_check
+from autograd.testing.findings import DEFECT_KINDS, Finding, outcome
+
+# check -> (fixture in tests/engines, kind, op or None, text in the summary, examples, ops searched)
+PLANTED = {
+    "ops": ("missing_ops", "unsupported", "exp", "", 5, None),
+    "exact": ("planted_exact", "wrong_gradient", "mul", "", 10, ["mul"]),
+    "symbolic": ("planted_symbolic", "wrong_gradient", "sigmoid", "confirmed", 10, ["sigmoid"]),
+    "forward": ("planted_forward", "wrong_value", "exp", "", 10, ["exp"]),
+    "linearity": ("planted_linearity", "wrong_gradient", None, "", 10, None),
+    "build_order": ("planted_build_order", "wrong_gradient", None, "", 10, None),
+    "chain_sweep": ("planted_chain_sweep", "wrong_gradient", None, "", 10, None),
+    "mlp": ("planted_mlp", "wrong_gradient", None, "", 20, None),
+    "stateful": ("planted_stateful", "wrong_gradient", None, "stateful: leaf", 10, None),
+    "second_order": ("planted_second_order", "wrong_gradient", None, "second derivatives", 10, None),
+    "support": ("missing_ops", "unsupported", "exp", "", 5, None),
+    "edge_points": ("tanh_tiny", "wrong_value", "tanh", "", 5, None),
+    "bad_inputs": ("accepts_strings", "accepts_invalid", None, "'abc'", 5, None),
+    "conventions": ("interior_accumulates", "convention", None, "interior gradients accumulate", 5, None),
+    "determinism": ("set_parents", "nondeterministic", None, "different gradients", 5, None),
+    "depth": ("recursive", "depth_limit", None, "raise RecursionError", 5, None),
+}
+
+
+def test_every_check_and_probe_has_a_planted_fixture():
+    assert set(PLANTED) == {*CHECKS, *dict(PROBES)}
+
+
+def _planted(outcome, kind, op, text):
+    return [
+        f for f in outcome.findings if f.kind == kind and (op is None or f.op == op) and text in f.summary
+    ]
+
+
+@pytest.mark.parametrize("check", list(PLANTED))
+def test_each_check_reports_its_planted_defect_and_not_on_the_sound_engine(check):
+    fixture, kind, op, text, examples, ops = PLANTED[check]
+    found = run_check(check, f"tests.engines.{fixture}", examples=examples, ops=ops)
+    assert _planted(found, kind, op, text), (check, found)
+    assert found.judged > 0
+    if kind in DEFECT_KINDS:
+        assert found.status == "failed"
+    if check != "determinism":  # (the sound engine's determinism: tests/test_testing_probes.py)
+        sound = run_check(check, "tests.engines.sound", examples=examples, ops=ops)
+        assert not _planted(sound, kind, op, text), (check, sound)
+        assert sound.status != "failed", sound
+
+
+@pytest.mark.parametrize("check", ["linearity", "build_order", "chain_sweep", "stateful"])
+def test_an_exact_engine_with_one_float_gradient_gets_no_defect_from_the_exact_properties(check):
+    # issue 13: x ** c's gradient is a float; equality would call a 1-ulp difference wrong
+    found = run_check(check, "tests.engines.exact_but_float_pow", examples=15)
+    assert resolve_engine("tests.engines.exact_but_float_pow").exact
+    assert not [f for f in found.findings if f.kind in DEFECT_KINDS], found
+    assert found.status == "passed" and found.judged > 0
+
+
+def test_a_float_engine_gets_the_exact_properties_on_floats():
+    # issue 15 item 6: float engines get linearity, build_order, chain_sweep and stateful too
+    for check in ("linearity", "build_order", "chain_sweep", "stateful"):
+        found = run_check(check, "tests.engines.planted_stateful", examples=6)
+        assert found.judged > 0 and "float" in found.reason, (check, found)
+    assert run_check("exact", "tests.engines.planted_stateful", examples=3).status == "not_applicable"
+
+
+def test_the_forward_check_judges_a_wrong_value():
+    # issue 13's reproducer: the float program was evaluated at no point, so this returned []
+    eng = resolve_engine("autograd")
+    graph = Graph((0.5, 2.0), (Node("mul", (0, 1)),))
+    (finding,) = _forward_finding(eng, graph, 999.0, "mul")
+    assert finding.kind == "wrong_value" and finding.expected == "1.0"
+    assert _forward_finding(eng, graph, 1.0, "mul") == []
+
+
+def test_our_own_error_propagates_instead_of_reading_as_no_finding(monkeypatch):
+    # issue 13: a KeyError planted in audit._where turned two wrong gradients into "passed"
+    import sys
+
+    audit_module = sys.modules["autograd.testing.audit"]
+
+    def broken(graph):
+        raise KeyError("planted in the harness")
+
+    monkeypatch.setattr(audit_module, "_where", broken)
+    with pytest.raises(KeyError, match="planted in the harness"):
+        run_check("exact", "tests.engines.audit_wrong_mul", examples=5, ops=["mul"])
+
+
+def test_a_check_that_judged_nothing_is_not_applicable_never_passed():
+    assert outcome("x", [], judged=0, unit="graphs").status == "not_applicable"
+    assert outcome("x", [], judged=1, unit="graphs").status == "passed"
+    wrong = Finding("wrong_gradient", "x", "d/dx0 off", "mul")
+    assert outcome("x", [wrong], judged=0, unit="graphs").status == "failed"
+    assert (
+        outcome("x", [Finding("inconclusive", "x", "?")], judged=0, unit="graphs").status == "not_applicable"
+    )
+
+
+# ---------------------------------------------------------------------- verdicts.py, the pure rules
+def test_a_disagreement_is_a_defect_only_when_a_second_method_agrees():
+    assert verdicts.confirm(False, True) is None  # the primary method agrees: nothing
+    assert verdicts.confirm(False, None) is None
+    assert verdicts.confirm(True, True) == "defect"
+    assert verdicts.confirm(True, False) == "inconclusive"
+    assert verdicts.confirm(True, None) == "inconclusive"  # the second cannot judge
+
+
+def test_findings_are_deduplicated_by_kind_and_op_keeping_the_smallest():
+    big = Finding("wrong_gradient", "exact", "big", "mul")
+    small = Finding("wrong_gradient", "symbolic", "small", "mul")
+    other_op = Finding("wrong_gradient", "exact", "div", "div")
+    assert verdicts.deduplicate([(9, big), (3, small), (5, other_op)]) == [small, other_op]
+    assert verdicts.deduplicate([(3, big), (3, small)]) == [big]  # the first of equal sizes
+    facts = [Finding("convention", "c", "one"), Finding("convention", "c", "two")]
+    assert verdicts.deduplicate([(0, f) for f in facts]) == facts  # facts differ by their text
+    unsure = [
+        Finding("inconclusive", "symbolic", "a", "mul"),
+        Finding("inconclusive", "symbolic", "b", "mul"),
+    ]
+    assert verdicts.deduplicate([(0, f) for f in unsure]) == unsure[:1]  # once per check and op
+    elsewhere = Finding("inconclusive", "exact", "c", "mul")
+    assert verdicts.deduplicate([(0, unsure[0]), (0, elsewhere)]) == [unsure[0], elsewhere]
+
+
+def test_merging_names_the_other_points_in_the_first_summary():
+    points = [Finding("wrong_value", "edge_points", f"at {x}", "tanh") for x in range(5)]
+    (merged,) = verdicts.merge(points)
+    assert merged.summary == "at 0 (also: at 1; at 2; 2 more points)"
+    assert verdicts.merge(points[:1]) == points[:1]
+    assert len(verdicts.merge([*points, Finding("crash", "edge_points", "x", "tanh")])) == 2
+
+
+def test_an_example_is_inconclusive_only_without_a_defect():
+    unsure = Finding("inconclusive", "symbolic", "?", "mul")
+    wrong = Finding("wrong_gradient", "symbolic", "off", "mul")
+    assert verdicts.tally([]) == "judged"
+    assert verdicts.tally([unsure]) == "inconclusive"
+    assert verdicts.tally([unsure, wrong]) == "judged"
+    assert verdicts.tally([Finding("convention", "c", "x")]) == "judged"
