@@ -245,6 +245,15 @@ def test_json_follows_the_documented_schema():
     assert data["findings"] and all(set(f) == keys for f in data["findings"])
     assert data["defects"] == sum(f["kind"] in ("wrong_gradient", "wrong_value", "crash", "nondeterministic")
                                   for f in data["findings"])  # fmt: skip
+    # "passed" means judged (issue 13): each check's counts, and the text report shows them
+    assert set(data["judged"]) == set(data["checks"])
+    for name, counts in data["judged"].items():
+        assert set(counts) == {"judged", "inconclusive", "unit"}
+        assert (counts["judged"] > 0) == (data["checks"][name] != "not_applicable"), name
+    assert data["judged"]["forward"]["unit"] == "graphs" and data["judged"]["forward"]["judged"] > 0
+    text = audit_cli("tests.engines.audit_wrong_mul", "--examples", "5").stdout
+    forward = data["judged"]["forward"]
+    assert f"  forward passed: {forward['judged']} graphs judged, {forward['inconclusive']} inconclusive" in text
 
 
 def test_the_pytest_recipe_turns_each_defect_into_a_readable_failure(tmp_path):
