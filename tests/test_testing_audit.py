@@ -253,7 +253,8 @@ def test_json_follows_the_documented_schema():
     assert data["judged"]["forward"]["unit"] == "graphs" and data["judged"]["forward"]["judged"] > 0
     text = audit_cli("tests.engines.audit_wrong_mul", "--examples", "5").stdout
     forward = data["judged"]["forward"]
-    assert f"  forward passed: {forward['judged']} graphs judged, {forward['inconclusive']} inconclusive" in text
+    line = f"  forward passed: {forward['judged']} graphs judged, {forward['inconclusive']} inconclusive"
+    assert line in text
 
 
 def test_the_pytest_recipe_turns_each_defect_into_a_readable_failure(tmp_path):
