@@ -149,3 +149,20 @@ def test_an_example_is_inconclusive_only_without_a_defect():
     assert verdicts.tally([unsure]) == "inconclusive"
     assert verdicts.tally([unsure, wrong]) == "judged"
     assert verdicts.tally([Finding("convention", "c", "x")]) == "judged"
+
+
+def test_a_fault_of_the_op_table_propagates_instead_of_reading_as_unsupported():
+    # issue 13: a typo in an ``apply`` lambda of the table read as "the engine lacks this op"
+    import dataclasses
+
+    from autograd.testing import ops
+
+    eng = resolve_engine("tests.engines.sound")
+    typo = eval(compile("lambda eng, args, c: args[0].exp() + undefined_name", ops.__file__, "eval"))
+    with pytest.raises(NameError, match="undefined_name"):
+        dataclasses.replace(ops.OPS["exp"], apply=typo).supported_by(eng)
+    adapter_typo = dataclasses.replace(ops.OPS["exp"], apply=lambda eng, args, c: eng.no_such_method())
+    with pytest.raises(AttributeError, match="no_such_method"):
+        adapter_typo.supported_by(eng)
+    missing = dataclasses.replace(ops.OPS["exp"], apply=lambda eng, args, c: args[0].no_such_op())
+    assert not missing.supported_by(eng)  # the engine's Value lacks it: a fact, not an error

@@ -634,6 +634,8 @@ def _check_stateful(eng: Engine, examples: int, seed: int) -> tuple[CheckOutcome
 
 
 def _stateful_finding(exc: BaseException) -> Finding:
+    if isinstance(exc, Flaky):  # the engine answered differently when hypothesis replayed the steps
+        return Finding("inconclusive", "stateful", f"a failure that did not replay: {exc}")
     if isinstance(exc, EngineCrash):
         return Finding("crash", "stateful", f"raises {exc}", None, exc.reproducer, "no exception", str(exc))
     if isinstance(exc, AssertionError):
