@@ -183,12 +183,8 @@ class _Trials:
         """One example's findings; each check in ``checks`` judged it or was left inconclusive."""
         self.sized = verdicts.smallest([*self.sized, *((len(f.reproducer) or size, f) for f in found)])
         for check in checks:
-            counts = (
-                self.judged
-                if verdicts.tally(f for f in found if f.check == check) == "judged"
-                else (self.inconclusive)
-            )
-            counts[check] += 1
+            judged = verdicts.tally(f for f in found if f.check == check) == "judged"
+            (self.judged if judged else self.inconclusive)[check] += 1
 
     def outcome(self, name: str, unit: str, reason: str) -> CheckOutcome:
         found = [f for _, f in self.sized if f.check == name]
