@@ -75,7 +75,7 @@ def test_geometric_growth_is_confirmed_after_enough_successive_steps():
 
 
 def test_an_engine_out_of_budget_is_inconclusive_not_a_defect(monkeypatch):
-    monkeypatch.setattr(pt, "BUDGET", 0.0)
+    monkeypatch.setattr(pt, "BUDGET", -1.0)
     result = pt.probe_time(exponential_backward.Value)
     assert result.status == "not_applicable"
     assert result.judged == 0 and result.inconclusive == 2

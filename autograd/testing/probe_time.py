@@ -11,6 +11,9 @@ multiplied at every added level.
 Only ratios measured in the same run are judged, never an absolute time: each
 sample is a batch of passes of at least ``SAMPLE_SECONDS``, chain and ladder
 interleaved, the minimum of ``REPEATS`` samples kept (load only ever adds time).
+Every time is this process's CPU time (``time.process_time``), so other
+processes on the machine take neither samples nor budget from the probe
+(``WALL_CAP`` seconds of wall time stop it all the same).
 Growth is ``exponential_time`` when the ratio grows by ``GROWTH`` or more at
 ``CONFIRM`` successive sizes (k up by ``STEP`` each) and ends ``RATIO_MIN`` times
 above the chain: a flat ratio with noise cannot do that.  Forward (build and
@@ -41,9 +44,11 @@ GROWTH = 1.5  # the least growth of the ratio per step that counts
 CONFIRM = 3  # successive steps of growth needed
 RATIO_MIN = 8.0  # and the ladder that many times slower than the chain at the end
 K_JUDGE = 16  # a pass is judged sound only if measured up to this many levels (2**16 paths)
-BUDGET = 4.0  # seconds per engine; a pass not judged by then is inconclusive
+BUDGET = 4.0  # CPU seconds per engine; a pass not judged by then is inconclusive
+WALL_CAP = 8 * BUDGET  # wall seconds: on a machine this loaded, stop anyway (inconclusive)
 RUN_CAP = 0.3  # seconds: a ladder pass slower than this is not grown further
 PHASES = ("forward", "backward")
+clock = time.process_time  # CPU seconds of this process: what load does not inflate
 
 
 def ladder(eng: Engine, k: int) -> Any:
@@ -67,14 +72,14 @@ GRAPHS: dict[str, Callable[[Engine, int], Any]] = {"chain": chain, "ladder": lad
 
 def _sample(eng: Engine, build: Callable[[Engine, int], Any], k: int, inner: int) -> tuple[float, float]:
     """Seconds for ``inner`` builds (reading the output's number) and ``inner`` backward passes."""
-    t0 = time.perf_counter()
+    t0 = clock()
     outs = [build(eng, k) for _ in range(inner)]
     for y in outs:
         eng.data(y)
-    t1 = time.perf_counter()
+    t1 = clock()
     for y in outs:
         eng.backward(y)
-    t2 = time.perf_counter()
+    t2 = clock()
     return t1 - t0, t2 - t1
 
 
@@ -90,10 +95,10 @@ def _measure(eng: Engine, k: int, backward: bool) -> dict[str, dict[str, float]]
         for _ in range(REPEATS):
             for name, build in GRAPHS.items():
                 if forward_only:
-                    t0 = time.perf_counter()
+                    t0 = clock()
                     for _ in range(inner):
                         eng.data(build(eng, k))
-                    f, b = time.perf_counter() - t0, math.inf
+                    f, b = clock() - t0, math.inf
                 else:
                     f, b = _sample(eng, build, k, inner)
                 best["forward"][name] = min(best["forward"][name], f / inner)
@@ -119,7 +124,8 @@ def confirmed_growth(sizes: list[int], ratios: list[float]) -> int | None:
 
 
 def _growing_at_end(ratios: list[float]) -> bool:
-    return len(ratios) >= 2 and ratios[-1] >= GROWTH * ratios[-2]
+    """The last two steps both grew: a streak the sizes ran out on (one step is noise)."""
+    return len(ratios) >= 3 and ratios[-1] >= GROWTH * ratios[-2] and ratios[-2] >= GROWTH * ratios[-3]
 
 
 @dataclass
@@ -155,9 +161,9 @@ class _Pass:
 def _reproducer(eng: Engine, pass_: _Pass) -> str:
     assert pass_.confirmed is not None
     ks = pass_.sizes[max(0, pass_.confirmed - CONFIRM) : pass_.confirmed + 1]
-    timed = "y = build(k); t = time.perf_counter(); y.{backward}(); seconds = time.perf_counter() - t"
+    timed = "y = build(k); t = time.process_time(); y.{backward}(); seconds = time.process_time() - t"
     if pass_.name == "forward":
-        timed = "t = time.perf_counter(); y = build(k); y.{data}; seconds = time.perf_counter() - t"
+        timed = "t = time.process_time(); y = build(k); y.{data}; seconds = time.process_time() - t"
     return _program(
         eng,
         "import time",
@@ -190,15 +196,15 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
     """Forward and backward time of a ladder of shared diamonds against a chain, as k grows."""
     eng = resolve_engine(engine)
     passes = {p: _Pass(p) for p in PHASES}
-    start = time.perf_counter()
+    start, wall = clock(), time.perf_counter()
     try:
         for k in SIZES:
             open_passes = [p for p in passes.values() if p.open]
             if not open_passes:
                 break
-            if time.perf_counter() - start > BUDGET:
+            if clock() - start > BUDGET or time.perf_counter() - wall > WALL_CAP:
                 for p in open_passes:
-                    p.stopped = f"the budget of {BUDGET:g} s ran out before k = {k}"
+                    p.stopped = f"the budget ({BUDGET:g} CPU s, {WALL_CAP:g} s wall) ran out before k = {k}"
                 break
             best = _measure(eng, k, backward=passes["backward"].open)
             for p in open_passes:
@@ -241,7 +247,7 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
             )
     reason = (
         f"ladders of k shared diamonds vs chains, k in {SIZES[0]}..{SIZES[-1]} step {STEP}, "
-        f"{time.perf_counter() - start:.2g} s"
+        f"{clock() - start:.2g} CPU s"
     )
     if notes:
         reason += "; " + "; ".join(notes)
