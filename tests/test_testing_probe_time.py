@@ -15,7 +15,7 @@ import autograd
 from autograd.testing import probe_time as pt
 from autograd.testing import resolve_engine
 from autograd.testing.findings import DEFECT_KINDS
-from tests.engines import exponential_backward, sound
+from tests.engines import exponential_backward, lazy_forward, sound
 
 
 @pytest.mark.parametrize(
@@ -37,6 +37,18 @@ def test_a_backward_that_walks_every_path_is_exponential_time():
     assert finding.actual.count("k = ") >= pt.CONFIRM + 1  # sizes and times as evidence
     assert "from tests.engines.exponential_backward import Value" in finding.reproducer
     compile(finding.reproducer, "<reproducer>", "exec")
+
+
+def test_a_forward_that_rereads_shared_operands_is_exponential_time():
+    result = pt.probe_time(lazy_forward.Value)
+    assert result.status == "failed"
+    defects = [f for f in result.findings if f.kind in DEFECT_KINDS]
+    (finding,) = defects
+    assert finding.kind == "exponential_time" and finding.summary.startswith("forward time")
+    # its backward is per node: judged flat, or not judged when building ladders ate the budget
+    assert all(
+        f.kind == "inconclusive" and "backward" in f.summary for f in result.findings if f is not finding
+    )
 
 
 def test_the_ladder_and_the_chain_compute_the_same_function():

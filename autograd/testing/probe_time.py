@@ -17,8 +17,10 @@ processes on the machine take neither samples nor budget from the probe
 Growth is ``exponential_time`` when the ratio grows by ``GROWTH`` or more at
 ``CONFIRM`` successive sizes (k up by ``STEP`` each) and ends ``RATIO_MIN`` times
 above the chain: a flat ratio with noise cannot do that.  Forward (build and
-read the output) and backward are judged apart.  A pass too slow to reach
-``K_JUDGE`` levels within ``BUDGET`` seconds is ``inconclusive``, never a defect.
+read the output) and backward are judged apart.  A size is measured only if the
+cost predicted for it (the last size's, times its growth) fits in what is left
+of ``BUDGET`` CPU seconds; a pass that cannot reach ``K_JUDGE`` levels so is
+``inconclusive``, never a defect.
 """
 
 from __future__ import annotations
@@ -197,16 +199,21 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
     eng = resolve_engine(engine)
     passes = {p: _Pass(p) for p in PHASES}
     start, wall = clock(), time.perf_counter()
+    costs: list[float] = []  # CPU seconds each size took: the next one is predicted from them
     try:
         for k in SIZES:
             open_passes = [p for p in passes.values() if p.open]
             if not open_passes:
                 break
-            if clock() - start > BUDGET or time.perf_counter() - wall > WALL_CAP:
+            growth = costs[-1] / costs[-2] if len(costs) >= 2 else 1.0
+            predicted = costs[-1] * max(1.0, growth) if costs else 0.0
+            if clock() - start + predicted > BUDGET or time.perf_counter() - wall > WALL_CAP:
                 for p in open_passes:
-                    p.stopped = f"the budget ({BUDGET:g} CPU s, {WALL_CAP:g} s wall) ran out before k = {k}"
+                    p.stopped = f"the budget ({BUDGET:g} CPU s, {WALL_CAP:g} s wall) would run out at k = {k}"
                 break
+            before = clock()
             best = _measure(eng, k, backward=passes["backward"].open)
+            costs.append(clock() - before)
             for p in open_passes:
                 p.add(k, best[p.name]["chain"], best[p.name]["ladder"])
     except Exception as exc:  # the engine cannot build or differentiate x*h + x*h: nothing to time
