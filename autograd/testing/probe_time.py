@@ -216,6 +216,9 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
             costs.append(clock() - before)
             for p in open_passes:
                 p.add(k, best[p.name]["chain"], best[p.name]["ladder"])
+            if passes["forward"].confirmed is not None and passes["backward"].open:
+                # every backward sample builds a ladder first: the sizes left are out of reach
+                passes["backward"].stopped = f"building ladders is itself exponential (forward) from k = {k}"
     except Exception as exc:  # the engine cannot build or differentiate x*h + x*h: nothing to time
         reason = f"the ladder x = x*h + x*h could not be timed: {type(exc).__name__}: {exc}"
         return outcome("time", [], judged=0, unit="passes", reason=reason)
