@@ -12,8 +12,22 @@ from dataclasses import dataclass
 
 __all__ = ["DEFECT_KINDS", "FINDING_KINDS", "INFORMATION_KINDS", "CheckOutcome", "Finding", "outcome"]
 
-DEFECT_KINDS = ("wrong_gradient", "wrong_value", "crash", "nondeterministic")
-INFORMATION_KINDS = ("accepts_invalid", "depth_limit", "convention", "unsupported", "inconclusive")
+DEFECT_KINDS = (
+    "wrong_gradient",
+    "wrong_value",
+    "crash",
+    "nondeterministic",
+    "exponential_time",
+    "memory_leak",
+)
+INFORMATION_KINDS = (
+    "accepts_invalid",
+    "depth_limit",
+    "convention",
+    "unsupported",
+    "inconclusive",
+    "reference_cycles",
+)
 FINDING_KINDS = (*DEFECT_KINDS, *INFORMATION_KINDS)
 
 

@@ -1,0 +1,264 @@
+"""Probe ``time``: does an engine's cost grow with the number of paths instead of nodes?
+
+A *ladder* of k shared diamonds (``x = x*h + x*h``: 3 ops per level, 2**k paths from
+the output to the input) against a *chain* with the same ops per level
+(``x = x*h*g + z``: one path), built and differentiated at growing k.  A correct
+engine does work per node, so the ratio ladder time / chain time stays flat as k
+grows; an engine that walks every path (a backward that recurses into each parent
+once per consumer, a lazy forward that re-evaluates shared operands) sees the ratio
+multiplied at every added level.
+
+Only ratios measured in the same run are judged, never an absolute time: each
+sample is a batch of passes of at least ``SAMPLE_SECONDS``, chain and ladder
+interleaved, the minimum of ``REPEATS`` samples kept (load only ever adds time).
+Every time is this process's CPU time (``time.process_time``), so other
+processes on the machine take neither samples nor budget from the probe
+(``WALL_CAP`` seconds of wall time stop it all the same).
+Growth is ``exponential_time`` when the ratio grows by ``GROWTH`` or more at
+``CONFIRM`` successive sizes (k up by ``STEP`` each) and ends ``RATIO_MIN`` times
+above the chain: a flat ratio with noise cannot do that.  Forward (build and
+read the output) and backward are judged apart.  A size is measured only if the
+cost predicted for it (the last size's, times its growth) fits in what is left
+of ``BUDGET`` CPU seconds; a pass that cannot reach ``K_JUDGE`` levels so is
+``inconclusive``, never a defect.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.findings import CheckOutcome, Finding, outcome
+from autograd.testing.probes import _program
+
+__all__ = ["probe_time"]
+
+STEP = 2  # levels added between two sizes (an exponential engine: ratio x ~4)
+SIZES = tuple(range(4, 29, STEP))
+REPEATS = 5
+SAMPLE_SECONDS = 0.001  # a sample repeats the pass until the chain's batch takes this long
+GROWTH = 1.5  # the least growth of the ratio per step that counts
+CONFIRM = 3  # successive steps of growth needed
+RATIO_MIN = 8.0  # and the ladder that many times slower than the chain at the end
+K_JUDGE = 16  # a pass is judged sound only if measured up to this many levels (2**16 paths)
+BUDGET = 4.0  # CPU seconds per engine; a pass not judged by then is inconclusive
+WALL_CAP = 8 * BUDGET  # wall seconds: on a machine this loaded, stop anyway (inconclusive)
+RUN_CAP = 0.3  # seconds: a ladder pass slower than this is not grown further
+PHASES = ("forward", "backward")
+clock = time.process_time  # CPU seconds of this process: what load does not inflate
+
+
+def ladder(eng: Engine, k: int) -> Any:
+    """k shared diamonds: x = x*h + x*h (x stays 1.0, its gradient 1), 2**k paths."""
+    x, h = eng.make(1.0), eng.make(0.5)
+    for _ in range(k):
+        x = x * h + x * h
+    return x
+
+
+def chain(eng: Engine, k: int) -> Any:
+    """The same ops per level on one path: x = x*h*g + z (x stays 1.0)."""
+    x, h, g, z = eng.make(1.0), eng.make(0.5), eng.make(2.0), eng.make(0.0)
+    for _ in range(k):
+        x = x * h * g + z
+    return x
+
+
+GRAPHS: dict[str, Callable[[Engine, int], Any]] = {"chain": chain, "ladder": ladder}
+
+
+def _sample(eng: Engine, build: Callable[[Engine, int], Any], k: int, inner: int) -> tuple[float, float]:
+    """Seconds for ``inner`` builds (reading the output's number) and ``inner`` backward passes."""
+    t0 = clock()
+    outs = [build(eng, k) for _ in range(inner)]
+    for y in outs:
+        eng.data(y)
+    t1 = clock()
+    for y in outs:
+        eng.backward(y)
+    t2 = clock()
+    return t1 - t0, t2 - t1
+
+
+def _measure(eng: Engine, k: int, backward: bool) -> dict[str, dict[str, float]]:
+    """``{phase: {graph: seconds per pass}}`` at k levels: minima over interleaved samples."""
+    forward_only = not backward
+    probe_f, probe_b = _sample(eng, chain, k, 1)
+    inner = max(1, math.ceil(SAMPLE_SECONDS / max(probe_f + probe_b, 1e-9)))
+    best = {p: {g: math.inf for g in GRAPHS} for p in PHASES}
+    enabled = gc.isenabled()
+    gc.disable()  # a collection inside a sample would be charged to it (the garbage waits)
+    try:
+        for _ in range(REPEATS):
+            for name, build in GRAPHS.items():
+                if forward_only:
+                    t0 = clock()
+                    for _ in range(inner):
+                        eng.data(build(eng, k))
+                    f, b = clock() - t0, math.inf
+                else:
+                    f, b = _sample(eng, build, k, inner)
+                best["forward"][name] = min(best["forward"][name], f / inner)
+                best["backward"][name] = min(best["backward"][name], b / inner)
+    finally:
+        if enabled:
+            gc.enable()
+    return best
+
+
+def confirmed_growth(sizes: list[int], ratios: list[float]) -> int | None:
+    """Index (into ``sizes``) where geometric growth of the ratio is confirmed, or None.
+
+    Confirmed: ``CONFIRM`` successive steps each multiply the ratio by ``GROWTH`` or more,
+    and the ratio then stands at ``RATIO_MIN`` or more.
+    """
+    streak = 0
+    for i in range(1, len(ratios)):
+        streak = streak + 1 if ratios[i] >= GROWTH * ratios[i - 1] else 0
+        if streak >= CONFIRM and ratios[i] >= RATIO_MIN:
+            return i
+    return None
+
+
+def _growing_at_end(ratios: list[float]) -> bool:
+    """The last two steps both grew: a streak the sizes ran out on (one step is noise)."""
+    return len(ratios) >= 3 and ratios[-1] >= GROWTH * ratios[-2] and ratios[-2] >= GROWTH * ratios[-3]
+
+
+@dataclass
+class _Pass:
+    name: str  # "forward" or "backward"
+    sizes: list[int] = field(default_factory=list)
+    times: list[tuple[float, float]] = field(default_factory=list)  # (chain, ladder) seconds
+    confirmed: int | None = None
+    stopped: str = ""  # why it was not grown further
+
+    @property
+    def open(self) -> bool:
+        return self.confirmed is None and not self.stopped
+
+    @property
+    def ratios(self) -> list[float]:
+        return [lad / max(ch, 1e-12) for ch, lad in self.times]
+
+    def add(self, k: int, chain_s: float, ladder_s: float) -> None:
+        self.sizes.append(k)
+        self.times.append((chain_s, ladder_s))
+        self.confirmed = confirmed_growth(self.sizes, self.ratios)
+        if self.open and ladder_s > RUN_CAP and k < SIZES[-1]:
+            self.stopped = f"a ladder {self.name} pass took {ladder_s:.3g} s at k = {k}"
+
+    def evidence(self, upto: int | None = None) -> str:
+        rows = list(zip(self.sizes, self.times, self.ratios))[: None if upto is None else upto + 1]
+        return "; ".join(
+            f"k = {k}: ladder {lad:.3g} s, chain {ch:.3g} s (x{r:.3g})" for k, (ch, lad), r in rows
+        )
+
+
+def _reproducer(eng: Engine, pass_: _Pass) -> str:
+    assert pass_.confirmed is not None
+    ks = pass_.sizes[max(0, pass_.confirmed - CONFIRM) : pass_.confirmed + 1]
+    timed = "y = build(k); t = time.process_time(); y.{backward}(); seconds = time.process_time() - t"
+    if pass_.name == "forward":
+        timed = "t = time.process_time(); y = build(k); y.{data}; seconds = time.process_time() - t"
+    return _program(
+        eng,
+        "import time",
+        "def ladder(k):  # k shared diamonds: 2**k paths, 3 ops per level",
+        "    x, h = {V}(1.0), {V}(0.5)",
+        "    for _ in range(k):",
+        "        x = x * h + x * h",
+        "    return x",
+        "def chain(k):  # the same ops per level, one path",
+        "    x, h, g, z = {V}(1.0), {V}(0.5), {V}(2.0), {V}(0.0)",
+        "    for _ in range(k):",
+        "        x = x * h * g + z",
+        "    return x",
+        f"for k in {tuple(ks)!r}:",
+        "    best = {{}}",
+        "    for build in (chain, ladder):",
+        "        runs = []",
+        f"        for _ in range({REPEATS}):",
+        f"            {timed}",
+        "            runs.append(seconds)",
+        "        best[build.__name__] = min(runs)",
+        "    ratio = best['ladder'] / best['chain']",
+        f'    print(f\'k = {{{{k}}}}: {pass_.name} ladder {{{{best["ladder"]:.3g}}}} s, '
+        f'chain {{{{best["chain"]:.3g}}}} s, ratio {{{{ratio:.3g}}}}\')',
+        "print('expected: a ratio that stays flat as k grows (same ops per level); actual: above')",
+    )
+
+
+def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
+    """Forward and backward time of a ladder of shared diamonds against a chain, as k grows."""
+    eng = resolve_engine(engine)
+    passes = {p: _Pass(p) for p in PHASES}
+    start, wall = clock(), time.perf_counter()
+    costs: list[float] = []  # CPU seconds each size took: the next one is predicted from them
+    try:
+        for k in SIZES:
+            open_passes = [p for p in passes.values() if p.open]
+            if not open_passes:
+                break
+            growth = costs[-1] / costs[-2] if len(costs) >= 2 else 1.0
+            predicted = costs[-1] * max(1.0, growth) if costs else 0.0
+            if clock() - start + predicted > BUDGET or time.perf_counter() - wall > WALL_CAP:
+                for p in open_passes:
+                    p.stopped = f"the budget ({BUDGET:g} CPU s, {WALL_CAP:g} s wall) would run out at k = {k}"
+                break
+            before = clock()
+            best = _measure(eng, k, backward=passes["backward"].open)
+            costs.append(clock() - before)
+            for p in open_passes:
+                p.add(k, best[p.name]["chain"], best[p.name]["ladder"])
+            if passes["forward"].confirmed is not None and passes["backward"].open:
+                # every backward sample builds a ladder first: the sizes left are out of reach
+                passes["backward"].stopped = f"building ladders is itself exponential (forward) from k = {k}"
+    except Exception as exc:  # the engine cannot build or differentiate x*h + x*h: nothing to time
+        reason = f"the ladder x = x*h + x*h could not be timed: {type(exc).__name__}: {exc}"
+        return outcome("time", [], judged=0, unit="passes", reason=reason)
+    findings = []
+    judged = inconclusive = 0
+    notes = []
+    for p in passes.values():
+        if p.confirmed is not None:
+            judged += 1
+            k = p.sizes[p.confirmed]
+            findings.append(
+                Finding(
+                    "exponential_time",
+                    "time",
+                    f"{p.name} time grows with the number of paths, not of nodes: on a ladder of k shared "
+                    f"diamonds it is x{p.ratios[p.confirmed]:.3g} a chain of the same ops at k = {k}, the "
+                    f"ratio multiplied by {GROWTH:g} or more at each of {CONFIRM} successive sizes",
+                    reproducer=_reproducer(eng, p),
+                    expected="a ratio ladder / chain that stays flat as k grows",
+                    actual=p.evidence(p.confirmed),
+                )
+            )
+        elif p.sizes and p.sizes[-1] >= K_JUDGE and not _growing_at_end(p.ratios):
+            judged += 1
+            notes.append(f"{p.name}: flat up to k = {p.sizes[-1]} (ratio x{max(p.ratios):.3g} at most)")
+        else:
+            inconclusive += 1
+            why = p.stopped or "the ratio was still growing at the largest size"
+            findings.append(
+                Finding(
+                    "inconclusive",
+                    "time",
+                    f"{p.name} time not judged: {why} (sound only when measured up to k = {K_JUDGE})",
+                    actual=p.evidence(),
+                )
+            )
+    reason = (
+        f"ladders of k shared diamonds vs chains, k in {SIZES[0]}..{SIZES[-1]} step {STEP}, "
+        f"{clock() - start:.2g} CPU s"
+    )
+    if notes:
+        reason += "; " + "; ".join(notes)
+    return outcome("time", findings, judged=judged, unit="passes", inconclusive=inconclusive, reason=reason)

@@ -1,0 +1,71 @@
+"""The nested-differentiation probe (autograd.testing.probe_nested): perturbation confusion."""
+
+import contextlib
+import io
+import random
+from fractions import Fraction
+
+import micrograd.engine
+import pytest
+import sympy
+
+import autograd
+from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing import probe_nested as pn
+from autograd.testing.higher import assert_hessian_exact
+from tests.engines import perturbation_confusion, sound
+
+
+def test_the_classic_is_one_by_sympy_and_by_our_engine():
+    assert pn.CLASSIC.expected() == 1  # d/dx [x * d/dy (x + y) at y = x]
+    assert pn.engine_answer(resolve_engine(autograd), pn.CLASSIC) == 1
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_our_engine_passes_every_nest(seed):
+    result = pn.probe_nested(autograd, examples=40, seed=seed)
+    assert result.status == "passed", result.findings
+    assert result.judged == 10 and result.inconclusive == 0
+    assert "two and three levels" in result.reason
+
+
+def test_generated_nests_couple_the_levels_and_differ():
+    rng = random.Random(0)
+    nests = [pn.generate(rng, depth) for depth in (2, 3, 2, 3, 2, 3)]
+    assert len({n.levels for n in nests}) == len(nests)
+    for nest in nests:
+        v = sympy.symbols(f"v0:{nest.depth}")
+        inner = pn._sympy(nest.levels[-1], v, None)
+        # the innermost derivative depends on an outer variable: there is something to confuse
+        assert sympy.diff(inner, v[-1]).free_symbols & set(v[:-1])
+        assert isinstance(nest.expected(), Fraction)
+
+
+def test_a_create_graph_pass_that_keeps_the_previous_one_is_perturbation_confusion():
+    result = pn.probe_nested(perturbation_confusion, examples=40)
+    assert result.status == "failed"
+    (finding,) = result.findings
+    assert finding.kind == "wrong_gradient" and "perturbation confusion" in finding.summary
+    # the classic comes first: d/dx [x * d/dy (x + y) at y = x] is 2 on this engine
+    assert finding.expected == "1.0" and finding.actual == "2"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(finding.reproducer, "<reproducer>", "exec"), {})
+    assert out.getvalue().strip() == "expected (sympy): 1.0; actual: 2"
+
+
+def test_the_confused_engine_is_right_at_first_and_second_order():
+    # only nesting shows it: the Hessian of create_graph-then-backward is exact
+    graph = Graph((Fraction(3, 4), Fraction(-1, 2)), (Node("mul", (0, 1)), Node("mul", (2, 0))))
+    assert_hessian_exact(graph, perturbation_confusion)
+
+
+@pytest.mark.parametrize("engine", [micrograd.engine, sound.Value], ids=["micrograd", "sound"])
+def test_engines_without_create_graph_are_not_applicable(engine):
+    result = pn.probe_nested(engine)
+    assert result.status == "not_applicable" and "create_graph" in result.reason
+
+
+def test_interior_accumulation_is_detected_for_choosing_the_depth():
+    assert pn._interior_accumulates(resolve_engine(micrograd.engine))
+    assert not pn._interior_accumulates(resolve_engine(autograd))

@@ -1,0 +1,103 @@
+"""The time probe (autograd.testing.probe_time): verdicts, never durations.
+
+The probe compares a ladder of shared diamonds with a chain of the same ops, in
+ratios measured in one run; these tests assert what it concludes, not how long
+anything took.
+"""
+
+import math
+import random
+
+import micrograd.engine
+import pytest
+
+import autograd
+from autograd.testing import probe_time as pt
+from autograd.testing import resolve_engine
+from autograd.testing.findings import DEFECT_KINDS
+from tests.engines import exponential_backward, lazy_forward, sound
+
+
+@pytest.mark.parametrize(
+    "engine", [autograd, micrograd.engine, sound.Value], ids=["autograd", "micrograd", "sound"]
+)
+def test_sound_engines_are_judged_flat_in_both_passes(engine):
+    result = pt.probe_time(engine)
+    assert result.status == "passed", result
+    assert result.judged == 2 and result.inconclusive == 0
+    assert not any(f.kind in DEFECT_KINDS for f in result.findings)
+    assert "forward: flat" in result.reason and "backward: flat" in result.reason
+
+
+def test_a_backward_that_walks_every_path_is_exponential_time():
+    result = pt.probe_time(exponential_backward.Value)
+    assert result.status == "failed"
+    (finding,) = result.findings  # the forward pass is per node: judged flat, no finding
+    assert finding.kind == "exponential_time" and finding.summary.startswith("backward time")
+    assert finding.actual.count("k = ") >= pt.CONFIRM + 1  # sizes and times as evidence
+    assert "from tests.engines.exponential_backward import Value" in finding.reproducer
+    compile(finding.reproducer, "<reproducer>", "exec")
+
+
+def test_a_forward_that_rereads_shared_operands_is_exponential_time():
+    result = pt.probe_time(lazy_forward.Value)
+    assert result.status == "failed"
+    defects = [f for f in result.findings if f.kind in DEFECT_KINDS]
+    (finding,) = defects
+    assert finding.kind == "exponential_time" and finding.summary.startswith("forward time")
+    # its backward is per node: judged flat, or not judged when building ladders ate the budget
+    assert all(
+        f.kind == "inconclusive" and "backward" in f.summary for f in result.findings if f is not finding
+    )
+
+
+def test_the_ladder_and_the_chain_compute_the_same_function():
+    # same value (1.0) and the ladder's gradient is 1 at every k: the graphs differ in paths only
+    eng = resolve_engine(autograd)
+    for k in (1, 5, 12):
+        for build in (pt.ladder, pt.chain):
+            y = build(eng, k)
+            assert eng.data(y) == 1.0
+    x = eng.make(1.0)
+    h = eng.make(0.5)
+    y = x
+    for _ in range(10):
+        y = y * h + y * h
+    eng.backward(y)
+    assert eng.grad(x) == 1.0
+
+
+def test_flat_ratios_with_noise_are_never_confirmed():
+    rng = random.Random(0)
+    sizes = list(pt.SIZES)
+    for _ in range(2000):
+        level = rng.uniform(0.3, 3.0)  # any constant ratio, noise up to x2 either way
+        ratios = [level * math.exp(rng.uniform(-math.log(2), math.log(2))) for _ in sizes]
+        assert pt.confirmed_growth(sizes, ratios) is None
+
+
+def test_geometric_growth_is_confirmed_after_enough_successive_steps():
+    sizes = list(pt.SIZES)
+    ratios = [2.0 ** (k / 2) for k in sizes]  # x2 per step of two levels
+    at = pt.confirmed_growth(sizes, ratios)
+    assert at is not None and at >= pt.CONFIRM and ratios[at] >= pt.RATIO_MIN
+    # growth broken by a flat step restarts the count
+    broken = [1, 2, 4, 4, 8, 16, 16, 32, 64, 64]
+    assert pt.confirmed_growth(list(range(len(broken))), broken) is None
+
+
+def test_an_engine_out_of_budget_is_inconclusive_not_a_defect(monkeypatch):
+    monkeypatch.setattr(pt, "BUDGET", -1.0)
+    result = pt.probe_time(exponential_backward.Value)
+    assert result.status == "not_applicable"
+    assert result.judged == 0 and result.inconclusive == 2
+    assert {f.kind for f in result.findings} == {"inconclusive"}
+
+
+def test_an_engine_that_cannot_build_the_ladder_is_not_applicable():
+    class NoAdd(sound.Value):
+        def __add__(self, other):
+            raise TypeError("add: not today")
+
+    result = pt.probe_time(resolve_engine(NoAdd))
+    assert result.status == "not_applicable" and "could not be timed" in result.reason
