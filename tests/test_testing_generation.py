@@ -165,3 +165,154 @@ def test_rational_graphs_draw_every_shape_of_every_closed_op():
     assert_every_shape(s, ops)
     assert set(s.nodes) <= set(ops)
     assert s.leaf_fan_out >= SAMPLE / 10 and s.interior_fan_out >= SAMPLE / 20
+
+
+# ---------------------------------------------------------------------- the other strategies
+def drawn(strategy, n: int) -> list:
+    out: list = []
+
+    @settings(
+        max_examples=n,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(strategy)
+    def collect(example):
+        out.append(example)
+
+    collect()
+    assert len(out) == n
+    return out
+
+
+def test_stress_graphs_draw_every_hazard_and_stay_finite():
+    graphs = drawn(gs.stress_graphs(), 300)
+    hazards = Counter()
+    for graph in graphs:
+        values = graph.evaluate()
+        assert all(abs(v) <= gs.STRESS_BOUND for v in values)
+        n_leaves = len(graph.leaves)
+        for i, node in enumerate(graph.nodes):
+            out = values[n_leaves + i]
+            args = [values[a] for a in node.args]
+            if (
+                node.op == "rsub"
+                and node.args[0] >= n_leaves
+                and graph.nodes[node.args[0] - n_leaves].op == "rsub"
+            ):
+                hazards["cancellation c - (c - x)"] += 1
+            if node.op == "mul" and node.args[0] == node.args[1]:
+                hazards["square n * n"] += 1
+            if node.op == "mul" and 0 <= abs(out) < 2.0**-1022 and all(a != 0 for a in args):
+                hazards["product underflows"] += 1
+            if node.op == "mul" and abs(out) > 1e200:
+                hazards["product near the float range"] += 1
+            if node.op == "relu" and 0 < abs(args[0]) < 1e-100:
+                hazards["relu just off its kink"] += 1
+        hazards["tiny leaf"] += any(0 < abs(x) < 1e-100 for x in graph.leaves)
+        hazards["huge leaf"] += any(abs(x) >= 1e100 for x in graph.leaves)
+        hazards["ordinary node"] += any(n.op not in ("rsub", "mul", "relu", "add") for n in graph.nodes)
+    assert hazards["product near the float range"] >= 2, hazards  # rare: it needs two huge leaves
+    for hazard in ("cancellation c - (c - x)", "square n * n", "product underflows",
+                   "relu just off its kink", "tiny leaf", "huge leaf", "ordinary node"):  # fmt: skip
+        assert hazards[hazard] >= 10, (hazard, hazards)
+
+
+def test_mlp_graphs_keep_every_relu_input_off_its_kink():
+    graphs = drawn(gs.mlp_graphs(), 150)
+    shapes = Counter()
+    for graph in graphs:
+        values = graph.evaluate()
+        n_leaves = len(graph.leaves)
+        for node in graph.nodes:
+            if node.op == "relu":
+                assert abs(values[node.args[0]]) >= 2 * gs.KINK_MARGIN * 0.999, graph
+        ops = Counter(n.op for n in graph.nodes)
+        shapes["hidden relu"] += ops["relu"] > ops["rsub"]
+        shapes["hidden tanh"] += ops["tanh"] > 0
+        shapes["two hidden layers"] += ops["dot"] > 2 * ops["rsub"] + 1
+        shapes["samples: 3"] += ops["rsub"] == 3
+        shapes["label -1"] += any(
+            graph.leaves[s] == -1.0 for n in graph.nodes if n.op == "mul" for s in n.args[:1]
+        )
+        assert n_leaves >= 2 + 1 + 2 + 1  # at least one neuron (2 weights, a bias), one sample and its label
+    assert all(shapes[k] >= 10 for k in shapes) and len(shapes) == 5, shapes
+
+
+def test_away_from_moves_a_point_past_every_interval_it_falls_in():
+    assert gs._away_from(0.5, [0.0], 0.25) == 0.5  # outside: unchanged
+    assert gs._away_from(0.125, [0.0], 0.25) == 0.25  # inside: to the upper end
+    assert gs._away_from(0.125, [0.0, 0.375], 0.25) == 0.625  # overlapping intervals merge
+    assert gs._away_from(0.125, [0.375, 0.0], 0.25) == 0.625  # in any order
+    assert gs._away_from(0.875, [0.0, 1.0], 0.25) == 1.25  # the second of two disjoint ones
+    assert gs._away_from(0.25, [0.0], 0.25) == 0.25  # the ends themselves are allowed
+    assert gs._away_from(-0.25, [0.0], 0.25) == -0.25
+
+
+def test_build_orders_are_valid_and_differ_from_the_description():
+    pairs = drawn(gs.build_orders(), 100)
+    reordered = 0
+    for graph, order in pairs:
+        n_leaves = len(graph.leaves)
+        assert sorted(order) == list(range(n_leaves + len(graph.nodes)))
+        position = {s: i for i, s in enumerate(order)}
+        for k, node in enumerate(graph.nodes):
+            assert all(position[a] < position[n_leaves + k] for a in node.args)
+        reordered += list(order) != sorted(order)
+        assert graph.rational
+    assert reordered >= 50
+
+
+def test_graph_pairs_share_their_leaves_and_differ():
+    pairs = drawn(gs.graph_pairs(), 100)
+    assert all(f.leaves == g.leaves and f.rational and g.rational for f, g, _, _ in pairs)
+    assert sum(f.nodes != g.nodes for f, g, _, _ in pairs) >= 80
+    assert sum(a != b for _, _, a, b in pairs) >= 50
+    assert max(len(f.nodes) for f, _, _, _ in pairs) >= 6
+
+
+def test_chain_sweeps_reach_long_chains():
+    sweeps = drawn(gs.chain_sweeps(), 100)
+    assert all(1 <= n <= 60 for _, _, n in sweeps) and max(n for _, _, n in sweeps) >= 40
+
+
+def test_reject_inconclusive_rejects_only_an_inconclusive_oracle():
+    from hypothesis import strategies as st
+    from hypothesis.errors import Unsatisfiable
+
+    from autograd.testing.oracles import OracleInconclusive
+
+    def inconclusive(*args):
+        raise OracleInconclusive("no verdict: here")
+
+    def wrong():
+        raise AssertionError("wrong")
+
+    calls = Counter()
+
+    @settings(max_examples=5, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(["inconclusive", "fine"]))
+    def rejecting(case):
+        calls[case] += 1
+        gs.reject_inconclusive(inconclusive if case == "inconclusive" else calls.update, ["judged"])
+
+    with pytest.raises(Unsatisfiable):
+
+        @settings(max_examples=5, database=None, deadline=None)
+        @given(st.just(None))
+        def always_inconclusive(_):
+            gs.reject_inconclusive(inconclusive)
+
+        always_inconclusive()
+    rejecting()
+    assert calls["judged"] >= 1  # the other outcomes pass through, with their arguments
+
+    @settings(max_examples=5, database=None, deadline=None)
+    @given(st.just(None))
+    def failing(_):
+        gs.reject_inconclusive(wrong)
+
+    with pytest.raises(AssertionError, match="wrong"):
+        failing()
