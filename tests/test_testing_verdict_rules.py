@@ -59,3 +59,11 @@ def test_determinism_reports_an_engine_whose_builds_give_just_two_gradients():
     assert found.kind == "nondeterministic"
     assert "gives 2 different gradients" in found.summary
     assert probes.probe_determinism(sound.Value).findings == []  # the same graph, one order
+
+
+def test_the_outcome_carries_the_check_its_findings_and_what_it_judged():
+    found = [finding("convention"), finding("wrong_value")]
+    result = outcome("edge_points", found, judged=7, unit="points")
+    assert (result.name, result.findings, result.judged, result.unit) == ("edge_points", found, 7, "points")
+    # nothing inconclusive and no reason unless said
+    assert (result.inconclusive, result.reason) == (0, "")
