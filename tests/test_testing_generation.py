@@ -223,6 +223,51 @@ def test_stress_graphs_draw_every_hazard_and_stay_finite():
         assert hazards[hazard] >= 10, (hazard, hazards)
 
 
+def path_gains(graph) -> list[float]:
+    """The largest |product of local partials| along any path into each slot (partials from sympy)."""
+    values = graph.evaluate()
+    n_leaves = len(graph.leaves)
+    gains = [1.0] * n_leaves
+    for node in graph.nodes:
+        partials = OPS[node.op].rule(len(node.args), node.const)(*[float(values[a]) for a in node.args])[1:]
+        gains.append(max([1.0, *(abs(p) * gains[a] for a, p in zip(node.args, partials))]))
+    return gains
+
+
+def test_stress_graphs_keep_every_path_gain_within_the_bound():
+    graphs = drawn(gs.stress_graphs(), 200)
+    largest = [max(path_gains(graph)) for graph in graphs]
+    assert max(largest) <= gs.STRESS_BOUND
+    assert sum(g > 1e100 for g in largest) >= 10  # and the bound is approached: large gains are drawn
+
+
+def test_a_cancellation_cancels_a_tiny_value_whenever_there_is_one():
+    for graph in drawn(gs.stress_graphs(), 200):
+        values = graph.evaluate()
+        n_leaves = len(graph.leaves)
+        for i, node in enumerate(graph.nodes[1:], 1):
+            inner = graph.nodes[i - 1]
+            if (
+                node.op == inner.op == "rsub"
+                and node.args == (n_leaves + i - 1,)
+                and node.const == inner.const
+            ):
+                tiny = [v for v in values[: n_leaves + i - 1] if 0 < abs(v) < 1e-12]
+                x = values[inner.args[0]]
+                assert not tiny or 0 < abs(x) < 1e-12, (graph, x)
+
+
+def test_mlp_graphs_draw_weights_of_both_signs_within_one():
+    weights = []
+    for graph in drawn(gs.mlp_graphs(), 60):
+        for node in graph.nodes:
+            if node.op == "dot":
+                k = (len(node.args) - 1) // 2
+                weights += [graph.leaves[a] for a in node.args[:k]]
+    assert all(-1.0 <= w <= 1.0 for w in weights)
+    assert min(weights) < -0.5 and max(weights) > 0.5 and len(set(weights)) >= 50
+
+
 def test_mlp_graphs_keep_every_relu_input_off_its_kink():
     graphs = drawn(gs.mlp_graphs(), 150)
     shapes = Counter()
