@@ -213,13 +213,19 @@ def test_stress_graphs_draw_every_hazard_and_stay_finite():
                 hazards["product near the float range"] += 1
             if node.op == "relu" and 0 < abs(args[0]) < 1e-100:
                 hazards["relu just off its kink"] += 1
+                hazards["relu of a tiny product"] += node.args[0] >= n_leaves
+            if node.op == "relu":  # an ordinary relu keeps its margin; the gadget's input is tiny, not 0
+                assert abs(args[0]) >= gs.KINK_MARGIN or 0 < abs(args[0]) < 1e-100, graph
+            hazards["op without rational values"] += not OPS[node.op].rational(node.const)
         hazards["tiny leaf"] += any(0 < abs(x) < 1e-100 for x in graph.leaves)
         hazards["huge leaf"] += any(abs(x) >= 1e100 for x in graph.leaves)
         hazards["ordinary node"] += any(n.op not in ("rsub", "mul", "relu", "add") for n in graph.nodes)
     assert hazards["product near the float range"] >= 2, hazards  # rare: it needs two huge leaves
+    assert hazards["relu of a tiny product"] >= 3, hazards
+    assert {len(graph.leaves) for graph in graphs} == {1, 2, 3, 4}
     for hazard in ("cancellation c - (c - x)", "cancellation of a tiny x", "square n * n",
                    "product underflows", "relu just off its kink", "tiny leaf", "huge leaf",
-                   "ordinary node"):  # fmt: skip
+                   "ordinary node", "op without rational values"):  # fmt: skip
         assert hazards[hazard] >= 10, (hazard, hazards)
 
 
@@ -305,6 +311,8 @@ def test_mlp_graphs_and_graph_pairs_use_only_the_ops_of_the_engine_given():
     has = set(drawable_ops(micrograd, exact=False))
     for graph in drawn(gs.mlp_graphs(micrograd), 20):
         assert {n.op for n in graph.nodes} <= has  # no dot or vsum: mul and add chains
+    for graph in drawn(gs.stress_graphs(micrograd), 30):
+        assert {n.op for n in graph.nodes} <= has
     for f, g, _, _ in drawn(gs.graph_pairs(micrograd), 30):
         assert {n.op for n in f.nodes + g.nodes} <= set(drawable_ops(micrograd, exact=True))
 
