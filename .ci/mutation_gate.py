@@ -2,20 +2,32 @@
 
     python .ci/mutation_gate.py                   # the engine: rm -rf mutants, mutmut run, judge
     python .ci/mutation_gate.py --target oracles  # the oracles, against the checker's self-tests
-    python .ci/mutation_gate.py --target all      # both in turn (what tox -e mutation runs)
+    python .ci/mutation_gate.py --target all      # every CI target in turn, then --check-stale
+    python .ci/mutation_gate.py --target harness  # the verdict logic: findings, strategies, graph
+    python .ci/mutation_gate.py --target offline  # the targets too slow for CI (tox -e mutation-offline)
+    python .ci/mutation_gate.py --check-stale     # only: are the offline targets' lists of the code as it is?
     python .ci/mutation_gate.py --reuse           # judge again without re-running from scratch
     python .ci/mutation_gate.py --list            # also print each survivor as a MUTANTS table row
 
-Two targets:
+Targets:
 * ``engine``: [tool.mutmut] of pyproject.toml as it is (the engine and the network
   against all three test directories); survivors listed in regressions/MUTANTS.md.
-* ``oracles``: the oracles and the error columns of the op table against the
-  checker's self-tests only, configured by [tool.mutation_gate.oracles].  mutmut
-  reads one [tool.mutmut] from the working directory, so this target runs in a
-  copy of the project (``mutants-oracles/``) whose [tool.mutmut] is the engine's
-  with those keys replaced; survivors
-  listed in regressions/MUTANTS-oracles.md.  Inspect a mutant there:
-  ``cd mutants-oracles && python -m mutmut show NAME``.
+* every other target ``T`` (``oracles``, the verdict logic ``findings``, ``strategies``,
+  ``graph``, and the offline ones): [tool.mutation_gate.T] in pyproject.toml, its modules
+  against the self-tests that exercise them.  mutmut reads one [tool.mutmut] from the
+  working directory, so such a target runs in a copy of the project (``mutants-T/``)
+  whose [tool.mutmut] is the engine's with those keys replaced; survivors listed in
+  regressions/MUTANTS-T.md.  Inspect a mutant there: ``cd mutants-T && python -m mutmut show NAME``.
+* ``offline = true`` in a target's table: too slow for CI's budget (the audit's and the
+  probes' tests run engines in subprocesses for minutes per surviving mutant).  It runs in
+  ``tox -e mutation-offline``; its MUTANTS file records the sha256 of each module it
+  mutated, and CI (``--target all``) fails when a module no longer has that hash: the
+  committed list is stale, run the offline target again.
+
+A survivor is listed by a stable identity, what the mutant changes: the function
+(``autograd.engine.Value.__add__``) and the changed text of mutmut's diff (``old`` → ``new``),
+not mutmut's per-function number, so an edit elsewhere in the module does not invalidate
+the list.  Two mutants with the same identity are listed twice.
 
 mutmut exits 0 whatever survives, so this script judges the run itself:
 * the run must be complete: no mutant left unchecked, timed out, suspicious,
@@ -32,6 +44,7 @@ mutmut exits 0 whatever survives, so this script judges the run itself:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -40,20 +53,24 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = {"engine": ROOT / "regressions" / "MUTANTS.md", "oracles": ROOT / "regressions" / "MUTANTS-oracles.md"}
-WORKDIRS = {"engine": ROOT, "oracles": ROOT / "mutants-oracles"}
+GATE_KEYS = ("offline", "group")  # keys of [tool.mutation_gate.T] that are the gate's, not mutmut's
 # Not copied into a target's working copy: version control, caches, earlier runs.
 NOT_COPIED = shutil.ignore_patterns(
     ".git", ".tox", ".venv", "mutants", "mutants-*", "__pycache__", ".*_cache", ".hypothesis", "*.egg-info"
 )
 INCOMPLETE = ("not_checked", "skipped", "suspicious", "timeout", "check_was_interrupted_by_user", "segfault")
 SURVIVING = ("survived", "no tests")  # statuses of `mutmut results` that count as not killed
-MUTANT_NAME = re.compile(r"`([\w.]+__mutmut_\d+)`")
+# a survivor's row: | `function` | change | status | why |  (a "|" inside the change is written "\|")
+SURVIVOR_ROW = re.compile(
+    r"^\| `(?P<function>[^`]+)` \| (?P<change>.*?) \| (?P<status>" + "|".join(SURVIVING) + r") \| .*\|$"
+)
+SOURCE_HASH = re.compile(r"^- source `(?P<path>[^`]+)` sha256 `(?P<digest>[0-9a-f]{64})`$", re.M)
 
 
 # A mutant that breaks backward()'s visit marks can loop forever, growing its
@@ -71,12 +88,46 @@ def pyproject() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
+def targets() -> dict[str, dict]:
+    """Every target's gate table: {"engine": {}, name: [tool.mutation_gate.name], ...}."""
+    return {"engine": {}, **pyproject()["tool"].get("mutation_gate", {})}
+
+
+def groups() -> dict[str, list[str]]:
+    """Targets run together by one name (``group = "harness"`` in their tables)."""
+    found: dict[str, list[str]] = {}
+    for name, table in targets().items():
+        if "group" in table:
+            found.setdefault(table["group"], []).append(name)
+    return found
+
+
+def is_offline(target: str) -> bool:
+    return bool(targets()[target].get("offline", False))
+
+
+def doc_path(target: str) -> Path:
+    return ROOT / "regressions" / ("MUTANTS.md" if target == "engine" else f"MUTANTS-{target}.md")
+
+
+def workdir_of(target: str) -> Path:
+    return ROOT if target == "engine" else ROOT / f"mutants-{target}"
+
+
 def mutmut_config(target: str) -> dict:
     """The [tool.mutmut] that the target's run uses."""
     config = dict(pyproject()["tool"]["mutmut"])
-    if target != "engine":
-        config.update(pyproject()["tool"]["mutation_gate"][target])
+    config.update({k: v for k, v in targets()[target].items() if k not in GATE_KEYS})
     return config
+
+
+def source_digest(path: str) -> str:
+    return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
+
+
+def source_lines(config: dict) -> list[str]:
+    """The lines a MUTANTS file records its run's sources with (checked for offline targets)."""
+    return [f"- source `{path}` sha256 `{source_digest(path)}`" for path in config["only_mutate"]]
 
 
 def toml_table(name: str, table: dict) -> str:
@@ -86,7 +137,7 @@ def toml_table(name: str, table: dict) -> str:
 
 def prepare_copy(target: str, fresh: bool) -> None:
     """The project copied to the target's working directory, its [tool.mutmut] replaced."""
-    workdir = WORKDIRS[target]
+    workdir = workdir_of(target)
     if fresh:
         shutil.rmtree(workdir, ignore_errors=True)
     shutil.copytree(ROOT, workdir, ignore=NOT_COPIED, dirs_exist_ok=True)
@@ -111,12 +162,67 @@ def mutmut(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def documented(doc: Path) -> tuple[set[str], int]:
-    """The mutant names listed in a MUTANTS file's survivors section, and its number of excluded lines."""
-    text = doc.read_text(encoding="utf-8")
+def function_of(name: str) -> str:
+    """``autograd.engine.xǁValueǁ__add____mutmut_31`` -> ``autograd.engine.Value.__add__``."""
+    module, _, mangled = re.sub(r"__mutmut_\d+$", "", name).rpartition(".")
+    if mangled.startswith("xǁ"):
+        _, cls, method = mangled.split("ǁ")
+        return f"{module}.{cls}.{method}"
+    return f"{module}.{mangled.removeprefix('x_')}"
+
+
+def change_of(diff: str) -> str:
+    """The changed text of a mutant's unified diff, as a MUTANTS cell: `old` → `new`."""
+    lines = diff.splitlines()
+    lines = lines[2:] if lines[:1] and lines[0].startswith("--- ") else lines  # the file names
+    old = [line[1:].strip() for line in lines if line.startswith("-") and not line.startswith("---")]
+    new = [line[1:].strip() for line in lines if line.startswith("+") and not line.startswith("+++")]
+    cell = f"`{' ⏎ '.join(old)}` → `{' ⏎ '.join(new)}`"
+    return cell.replace("|", "\\|")
+
+
+def identities(workdir: Path, names: list[str]) -> dict[str, tuple[str, str]]:
+    """{mutant name: (function, change)}: what each mutant changes, from mutmut's own diff."""
+    if not names:
+        return {}
+    script = (
+        "import json, sys\n"
+        "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
+        "print(json.dumps({n: get_diff_for_mutant(n) for n in json.load(sys.stdin)}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=workdir, input=json.dumps(names), text=True,
+        capture_output=True, check=True,
+    )  # fmt: skip
+    return {name: (function_of(name), change_of(diff)) for name, diff in json.loads(out.stdout).items()}
+
+
+def documented(doc: Path) -> tuple[Counter[tuple[str, str]], int]:
+    """The survivors a MUTANTS file lists, (function, change) with multiplicity, and its excluded lines."""
+    text = doc.read_text(encoding="utf-8") if doc.exists() else ""
     survivors_part, _, excluded_part = text.partition("## Excluded")
     excluded_rows = [line for line in excluded_part.splitlines() if line.startswith("| `")]
-    return set(MUTANT_NAME.findall(survivors_part)), len(excluded_rows)
+    rows = (SURVIVOR_ROW.match(line) for line in survivors_part.splitlines())
+    return Counter((m["function"], m["change"]) for m in rows if m), len(excluded_rows)
+
+
+def check_stale(names: list[str]) -> list[str]:
+    """Failures: an offline target whose MUTANTS file does not record the sources as they are now."""
+    failures = []
+    for target in names:
+        doc = doc_path(target)
+        if not doc.exists():
+            failures.append(f"{target}: no {doc.relative_to(ROOT)}; run `tox -e mutation-offline`")
+            continue
+        recorded = {m["path"]: m["digest"] for m in SOURCE_HASH.finditer(doc.read_text(encoding="utf-8"))}
+        for path in mutmut_config(target)["only_mutate"]:
+            if recorded.get(path) != source_digest(path):
+                failures.append(
+                    f"{target}: {doc.relative_to(ROOT)} lists the survivors of another {path} "
+                    f"(recorded sha256 {recorded.get(path, 'none')[:12]}, now {source_digest(path)[:12]}); "
+                    "run `tox -e mutation-offline` and commit the list"
+                )
+    return failures
 
 
 def excluded_lines(config: dict) -> list[str]:
@@ -152,12 +258,35 @@ def main() -> int:
         "--list", action="store_true", help="print survivors as rows for the target's MUTANTS file"
     )
     parser.add_argument(
-        "--target", choices=[*DOCS, "all"], default="engine", help="what to mutate (all: each in turn)"
+        "--target",
+        choices=[*targets(), *groups(), "all", "offline"],
+        default="engine",
+        help="what to mutate (all: every CI target in turn, then --check-stale; offline: every offline one)",
+    )
+    parser.add_argument(
+        "--check-stale", action="store_true", help="only check that the offline targets' lists are current"
     )
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2, help="parallel workers")
     args = parser.parse_args()
+    offline = [t for t in targets() if is_offline(t)]
+    if args.check_stale:
+        stale = check_stale(offline)
+        print("\n".join(["mutation gate, offline lists: " + ("FAILED" if stale else "current"), *stale]))
+        return 1 if stale else 0
+    if args.target == "all":
+        chosen = [t for t in targets() if not is_offline(t)]
+    elif args.target == "offline":
+        chosen = offline
+    elif args.target in groups():
+        chosen = groups()[args.target]
+    else:
+        chosen = [args.target]
     # every target runs even when an earlier one fails, so one run shows everything to fix
-    results = {target: gate(target, args) for target in (DOCS if args.target == "all" else [args.target])}
+    results = {target: gate(target, args) for target in chosen}
+    if args.target == "all":
+        stale = check_stale(offline)
+        print("\n".join(["\nmutation gate, offline lists: " + ("FAILED" if stale else "current"), *stale]))
+        results["offline lists"] = not stale
     if len(results) > 1:
         print(
             "\nmutation gate: "
@@ -168,7 +297,7 @@ def main() -> int:
 
 def gate(target: str, args: argparse.Namespace) -> bool:
     """Run one target's mutants and judge them; True when it passes."""
-    workdir, doc = WORKDIRS[target], DOCS[target]
+    workdir, doc = workdir_of(target), doc_path(target)
     config = mutmut_config(target)
     if workdir != ROOT:
         prepare_copy(target, fresh=not args.reuse)
@@ -190,20 +319,22 @@ def gate(target: str, args: argparse.Namespace) -> bool:
     counted = sum(v for k, v in stats.items() if k != "total")
     stats["not_checked"] = stats["total"] - counted
     alive = survivors(workdir)
+    identity = identities(workdir, sorted(alive))
+    alive_ids = Counter(identity.values())
     listed, listed_excluded = documented(doc)
+    n_listed = sum(listed.values())
     excluded = excluded_lines(config)
 
     total, killed = stats["total"], stats["killed"]
     score = 100 * killed / total if total else 0.0
-    threshold = 100 * (total - len(listed)) / total if total else 100.0
+    threshold = 100 * (total - n_listed) / total if total else 100.0
     print(
         f"\nmutants: {total} | killed {killed} | survived {stats['survived']} | "
         f"no tests {stats['no_tests']} | excluded {len(excluded)} lines | "
         f"run time {minutes:.1f} min"
     )
     print(
-        f"score {score:.2f} % (killed / all); "
-        f"threshold {threshold:.2f} % ({len(listed)} documented survivors)"
+        f"score {score:.2f} % (killed / all); threshold {threshold:.2f} % ({n_listed} documented survivors)"
     )
 
     failures = []
@@ -212,17 +343,22 @@ def gate(target: str, args: argparse.Namespace) -> bool:
         failures.append(f"incomplete run: {incomplete}")
     if score < threshold:
         failures.append(f"score {score:.2f} % is below the threshold {threshold:.2f} %")
-    undocumented = sorted(set(alive) - listed)
+    unlisted = alive_ids - listed  # with multiplicity: two alike survivors need two rows
+    undocumented = []
+    for name in sorted(alive):
+        if unlisted[identity[name]] > 0:
+            unlisted[identity[name]] -= 1
+            undocumented.append(name)
     if undocumented:
         failures.append(
             f"survivors not listed in {doc.relative_to(ROOT)} (kill them or document why):\n    "
-            + "\n    ".join(f"{name}: {alive[name]}" for name in undocumented)
+            + "\n    ".join(f"{name} ({alive[name]}): {' '.join(identity[name])}" for name in undocumented)
         )
-    stale = sorted(listed - set(alive))
+    stale = sorted((listed - alive_ids).elements())
     if stale:
         failures.append(
             f"listed in {doc.relative_to(ROOT)} but no longer surviving (remove them):\n    "
-            + "\n    ".join(stale)
+            + "\n    ".join(f"`{function}` {change}" for function, change in stale)
         )
     if len(excluded) != listed_excluded:
         failures.append(
@@ -231,8 +367,11 @@ def gate(target: str, args: argparse.Namespace) -> bool:
         )
     if args.list:
         print(f"\nrows for {doc.relative_to(ROOT)} (`mutmut show NAME` shows each diff):")
-        for name, status in sorted(alive.items()):
-            print(f"| `{name}` | {status} | why: ... |")
+        for name, status in sorted(alive.items(), key=lambda item: identity[item[0]]):
+            function, change = identity[name]
+            print(f"| `{function}` | {change} | {status} | why: ... ({name}) |")
+        print("\nthe sources of this run (an offline target's MUTANTS file must record them):")
+        print("\n".join(source_lines(config)))
     if failures:
         print(f"\nmutation gate ({target}): FAILED\n- " + "\n- ".join(failures))
         return False

@@ -198,7 +198,9 @@ def test_micrograd_is_checked_on_the_ops_it_has():
     assert [op for op in OPS if engine.supports(op)] == ["add", "mul", "neg", "sub", "div", "addc", "rsub",
                                                          "mulc", "rdiv", "powc", "relu"]  # fmt: skip
     results = verify_engine(micrograd, checks=["exact", "symbolic", "backward_twice"], max_examples=20)
-    assert results["exact"].passed and results["symbolic"].passed
+    for check in ("exact", "symbolic"):  # no op it lacks; its one known defect, x ** 0 at 0 (AUDITS.md),
+        result = results[check]  # fails a check only where the sample draws it
+        assert result.passed or all(s in result.message for s in ("ZeroDivisionError", "'powc'", "const=0"))
     # micrograd accumulates into interior nodes too, so a second backward() goes wrong
     assert not results["backward_twice"].passed
 

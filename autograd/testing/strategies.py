@@ -94,28 +94,34 @@ def _pick(draw: Any, candidates: list[int], newest: int) -> int:
 
 
 def _operands(
-    draw: Any, spec: OpSpec, c: Any, values: list[Any], bound: float = BOUND
+    draw: Any, spec: OpSpec, c: Any, values: list[Any], bound: float = BOUND, first: int | None = None
 ) -> tuple[int, ...] | None:
-    """Operand slots that keep ``spec`` valid, or None when there are none."""
+    """Operand slots that keep ``spec`` valid, or None when there are none.
+
+    ``first``, when given, is the slot the first operand must be (the root op, see ``_root_node``).
+    """
     slots = range(len(values))
     newest = len(values) - 1
+    firsts = list(slots) if first is None else [first]
     if spec.arity == 1:
-        ok = [i for i in slots if _fits(spec, [values[i]], c, bound)]
+        ok = [i for i in firsts if _fits(spec, [values[i]], c, bound)]
         return (_pick(draw, ok, newest),) if ok else None
     if spec.arity == 2:
-        a = _pick(draw, list(slots), newest)
+        a = _pick(draw, firsts, newest)
         seconds = [j for j in slots if _fits(spec, [values[a], values[j]], c, bound)]
+        if not seconds and first is not None:
+            return None
         if not seconds:  # rare: look for a first operand that has a partner
             firsts = [i for i in slots if any(_fits(spec, [values[i], values[j]], c, bound) for j in slots)]
             if not firsts:
                 return None
             a = draw(st.sampled_from(firsts))
             seconds = [j for j in slots if _fits(spec, [values[a], values[j]], c, bound)]
-        if a in seconds and draw(st.booleans()):  # reuse: a + a, h * h
+        if a in seconds and draw(st.integers(0, 2)) == 1:  # reuse (a + a, h * h): about one in three
             return (a, a)
         return (a, draw(st.sampled_from(seconds)))
     if spec.name == "vsum":
-        terms = [_pick(draw, list(slots), newest)]
+        terms = [_pick(draw, firsts, newest)]
         for _ in range(draw(st.integers(0, 3))):
             more = [j for j in slots if _fits(spec, [values[t] for t in terms] + [values[j]], c, bound)]
             if not more:
@@ -123,7 +129,7 @@ def _operands(
             terms.append(draw(st.sampled_from(more)))
         return tuple(terms)
     # dot: start, then weight/input pairs that keep the partial sum within BOUND
-    start = _pick(draw, list(slots), newest)
+    start = _pick(draw, firsts, newest)
     ws: list[int] = []
     xs: list[int] = []
     for _ in range(draw(st.integers(1, 3))):
@@ -136,34 +142,59 @@ def _operands(
     return (*ws, *xs, start) if ws else None
 
 
-def _draw_node(
-    draw: Any, choices: list[tuple[OpSpec, tuple[Any, ...]]], values: list[Any], bound: float = BOUND
-) -> Node:
-    """One node of an op (and constant) that fits some operands; appends its value to ``values``."""
+def _try_node(
+    draw: Any,
+    choices: list[tuple[OpSpec, tuple[Any, ...]]],
+    values: list[Any],
+    bound: float = BOUND,
+    first: int | None = None,
+) -> Node | None:
+    """One node of an op (and constant) that fits some operands (the first one ``first``, if
+    given); appends its value to ``values``.  None when no op fits."""
     available = list(choices)
-    while True:  # neg and mulc fit any slot, so this ends
+    while available:
         spec, consts = draw(st.sampled_from(available))
         options = list(consts) if consts else [None]
         args = None
         while options and args is None:
             c = draw(st.sampled_from(options))
-            args = _operands(draw, spec, c, values, bound)
+            args = _operands(draw, spec, c, values, bound, first)
             if args is None:
                 options.remove(c)
         if args is not None:
-            break
+            values.append(spec.num([values[a] for a in args], c))
+            return Node(spec.name, args, c)
         available.remove((spec, consts))
-    values.append(spec.num([values[a] for a in args], c))
-    return Node(spec.name, args, c)
+    return None
+
+
+def _draw_node(
+    draw: Any, choices: list[tuple[OpSpec, tuple[Any, ...]]], values: list[Any], bound: float = BOUND
+) -> Node:
+    node = _try_node(draw, choices, values, bound)
+    if node is None:  # neg and mulc fit any slot, so not with either of them
+        raise ValueError(f"graphs: none of the ops {[spec.name for spec, _ in choices]} fits any slot")
+    return node
+
+
+def _root_node(draw: Any, choices: list[tuple[OpSpec, tuple[Any, ...]]], values: list[Any]) -> list[Node]:
+    """One more node on top of the output (its first operand), so that every op is drawn as the
+    root too: joining the sinks makes the root an ``add`` in most graphs."""
+    node = _try_node(draw, choices, values, first=len(values) - 1)
+    return [node] if node is not None else [_draw_node(draw, choices, values)]
 
 
 def _draw_nodes(
-    draw: Any, choices: list[tuple[OpSpec, tuple[Any, ...]]], values: list[Any], max_nodes: int
+    draw: Any,
+    choices: list[tuple[OpSpec, tuple[Any, ...]]],
+    values: list[Any],
+    max_nodes: int,
+    at_least_one: bool = True,
 ) -> list[Node]:
     nodes: list[Node] = []
     # "another node?" is asked before each node (0 means stop), so that the shrinker can drop a
     # node by deleting its own choices, as it does for the elements of st.lists
-    while len(nodes) < max_nodes and (not nodes or draw(st.integers(0, max_nodes)) != 0):
+    while len(nodes) < max_nodes and ((not nodes and at_least_one) or draw(st.integers(0, max_nodes)) != 0):
         nodes.append(_draw_node(draw, choices, values))
     return nodes
 
@@ -227,7 +258,12 @@ def graphs(
     def build(draw: Any) -> Graph:
         values = draw(st.lists(leaf, min_size=1, max_size=max_leaves))
         n_leaves = len(values)
-        nodes = _join_sinks(_draw_nodes(draw, choices, values, max_nodes), values)
+        # in three graphs out of four a root op goes on top (drawn first: a graph that is only a
+        # root op, on a leaf, is where a failure of one op shrinks to)
+        rooted = draw(st.integers(0, 3)) != 0
+        nodes = _join_sinks(_draw_nodes(draw, choices, values, max_nodes, not rooted), values)
+        if rooted:
+            nodes += _root_node(draw, choices, values)
         graph = Graph(tuple(values[:n_leaves]), tuple(nodes))
         record_events(graph)
         return graph

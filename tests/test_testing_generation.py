@@ -1,0 +1,401 @@
+"""Generation statistics that cannot drift: every shape the graph strategies must draw, counted.
+
+Each test draws one fixed, derandomized sample of graphs (its own settings, so the sample does
+not depend on the hypothesis profile) and counts, per op of the table the engine supports (new
+rows are covered as they are added): how often it is drawn, drawn as the root, drawn as an operand
+of another node, drawn with one node as both operands (``a + a``, ``h * h``: the double-counting
+bug this project started from), and with its constant on each side.  Across ops: fan-out of leaves
+and of interior nodes, depth and the number of leaves.  Each shape has a lower bound, so a
+strategy that stops drawing it (or draws it a fraction as often) fails here by name.
+
+The bounds are rates of the sample rather than counts where the sample grows with the table
+(one op's share of the nodes is smaller when there are more ops); ``shape_counts`` is a pure
+function of the graphs, tested on a hand-written graph below.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing import strategies as gs
+from autograd.testing.ops import OPS, const_source
+
+SAMPLE = 600  # graphs per sample; about 6 s for the float sample
+SAMPLE_SETTINGS = settings(
+    max_examples=SAMPLE,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@dataclass
+class Shapes:
+    graphs: int = 0
+    nodes: Counter = field(default_factory=Counter)  # op -> nodes of that op
+    roots: Counter = field(default_factory=Counter)  # op -> graphs whose output is that op
+    operands: Counter = field(default_factory=Counter)  # op -> nodes of that op feeding a later node
+    reuse: Counter = field(default_factory=Counter)  # binary op -> nodes with one slot as both operands
+    const_side: Counter = field(default_factory=Counter)  # (op, "left" | "right") -> nodes
+    consts: Counter = field(default_factory=Counter)  # (op, repr(const)) -> nodes
+    leaf_fan_out: int = 0  # graphs in which some leaf feeds two or more nodes
+    interior_fan_out: int = 0  # graphs in which some interior node feeds two or more nodes
+    depth: Counter = field(default_factory=Counter)  # output depth -> graphs
+    leaves: Counter = field(default_factory=Counter)  # number of leaves -> graphs
+
+
+def const_side(op: str, c: object) -> str:
+    """Which side of the op's source its constant is written on (``c - x``: left; ``x ** c``: right)."""
+    return "left" if OPS[op].source(["x"], c).startswith(const_source(c)) else "right"
+
+
+def shape_counts(graphs: list[Graph]) -> Shapes:
+    s = Shapes()
+    for graph in graphs:
+        s.graphs += 1
+        n_leaves = len(graph.leaves)
+        s.leaves[n_leaves] += 1
+        consumers: dict[int, set[int]] = {}
+        depth = [0] * (n_leaves + len(graph.nodes))
+        for i, node in enumerate(graph.nodes):
+            slot = n_leaves + i
+            s.nodes[node.op] += 1
+            if OPS[node.op].arity == 2 and node.args[0] == node.args[1]:
+                s.reuse[node.op] += 1
+            if node.const is not None:
+                s.const_side[node.op, const_side(node.op, node.const)] += 1
+                s.consts[node.op, repr(node.const)] += 1
+            for a in node.args:
+                consumers.setdefault(a, set()).add(slot)
+            depth[slot] = 1 + max(depth[a] for a in node.args)
+        for slot in consumers:
+            if slot >= n_leaves:
+                s.operands[graph.nodes[slot - n_leaves].op] += 1
+        s.roots[graph.nodes[-1].op] += 1
+        s.leaf_fan_out += any(len(c) > 1 for a, c in consumers.items() if a < n_leaves)
+        s.interior_fan_out += any(len(c) > 1 for a, c in consumers.items() if a >= n_leaves)
+        s.depth[depth[graph.out]] += 1
+    return s
+
+
+def sample(strategy) -> Shapes:
+    drawn: list[Graph] = []
+
+    @SAMPLE_SETTINGS
+    @given(strategy)
+    def collect(graph):
+        drawn.append(graph)
+
+    collect()
+    assert len(drawn) == SAMPLE
+    return shape_counts(drawn)
+
+
+def drawable_ops(engine, exact: bool) -> dict[str, tuple]:
+    """The ops of the table the strategy may draw for this engine (all that it supports, rational
+    ones for exact graphs), each with the constants it may draw."""
+    return {spec.name: consts for spec, consts in gs._choices(resolve_engine(engine), exact, None)}
+
+
+def assert_every_shape(s: Shapes, ops: dict[str, tuple]) -> None:
+    total = sum(s.nodes.values())
+    missing = []
+
+    def need(shape: str, count: int, bound: float) -> None:
+        if count < bound:
+            missing.append(f"{shape}: {count} < {bound:g}")
+
+    for op in ops:
+        spec = OPS[op]
+        # each op at least a quarter of its fair share of the nodes
+        need(f"{op} drawn", s.nodes[op], total / len(ops) / 4)
+        need(f"{op} as the root", s.roots[op], 1)
+        need(f"{op} as an operand", s.operands[op], s.nodes[op] / 4)
+        if spec.arity == 2:  # one node as both operands, about one in three draws when it fits
+            need(f"{op}(a, a) (binary reuse)", s.reuse[op], max(3, s.nodes[op] / 8))
+        for c in ops[op]:
+            need(f"{op} with the constant {c!r}", s.consts[op, repr(c)], 1)
+    # joining unused nodes into the output makes most roots one op (add): the root op on top spreads them
+    need("graphs whose root is not the most common root op", s.graphs - max(s.roots.values()), 0.4 * s.graphs)
+    sides = Counter()
+    for (_op, side), n in s.const_side.items():
+        sides[side] += n
+    for side in {const_side(op, OPS[op].consts[0]) for op in ops if OPS[op].consts}:
+        need(f"a constant on the {side}", sides[side], total / len(ops) / 2)
+    assert not missing, "shapes the strategy no longer draws enough of:\n  " + "\n  ".join(missing)
+
+
+def test_shape_counts_of_a_hand_written_graph():
+    # x0 + x0 (reuse, leaf fan-out), 2 - n2, n3 * n2 (interior fan-out), n4 ** 2: depth 4
+    graph = Graph(
+        (0.5, 1.0),
+        (Node("add", (0, 0)), Node("rsub", (2,), 2), Node("mul", (3, 2)), Node("powc", (4,), 2)),
+    )
+    s = shape_counts([graph])
+    assert s.nodes == Counter({"add": 1, "rsub": 1, "mul": 1, "powc": 1})
+    assert s.reuse == Counter({"add": 1})
+    assert s.roots == Counter({"powc": 1})
+    assert s.operands == Counter({"add": 1, "rsub": 1, "mul": 1})
+    assert s.const_side == Counter({("rsub", "left"): 1, ("powc", "right"): 1})
+    assert (s.leaf_fan_out, s.interior_fan_out) == (0, 1)  # x0 feeds one node, twice
+    assert s.depth == Counter({4: 1}) and s.leaves == Counter({2: 1})
+
+
+@pytest.mark.parametrize("engine", ["autograd", "micrograd"])
+def test_float_graphs_draw_every_shape_of_every_op(engine):
+    ops = drawable_ops(engine, exact=False)
+    s = sample(gs.graphs(engine, max_nodes=12))
+    assert_every_shape(s, ops)
+    assert set(s.nodes) <= set(ops)  # and nothing else
+    assert s.leaf_fan_out >= SAMPLE / 10 and s.interior_fan_out >= SAMPLE / 10
+    assert sum(n for d, n in s.depth.items() if d >= 8) >= SAMPLE / 20  # long chains
+    assert sum(n for d, n in s.depth.items() if d <= 2) >= SAMPLE / 20  # and tiny graphs
+    assert all(s.leaves[k] >= SAMPLE / 20 for k in (1, 2, 3, 4))
+
+
+def test_rational_graphs_draw_every_shape_of_every_closed_op():
+    ops = drawable_ops("autograd", exact=True)
+    s = sample(gs.graphs(exact=True))
+    assert_every_shape(s, ops)
+    assert set(s.nodes) <= set(ops)
+    assert s.leaf_fan_out >= SAMPLE / 10 and s.interior_fan_out >= SAMPLE / 20
+
+
+# ---------------------------------------------------------------------- the other strategies
+def drawn(strategy, n: int) -> list:
+    out: list = []
+
+    @settings(
+        max_examples=n,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(strategy)
+    def collect(example):
+        out.append(example)
+
+    collect()
+    assert len(out) == n
+    return out
+
+
+def test_stress_graphs_draw_every_hazard_and_stay_finite():
+    graphs = drawn(gs.stress_graphs(), 300)
+    hazards = Counter()
+    for graph in graphs:
+        values = graph.evaluate()
+        assert all(abs(v) <= gs.STRESS_BOUND for v in values)
+        n_leaves = len(graph.leaves)
+        for i, node in enumerate(graph.nodes):
+            out = values[n_leaves + i]
+            args = [values[a] for a in node.args]
+            if (
+                node.op == "rsub"
+                and node.args[0] >= n_leaves
+                and graph.nodes[node.args[0] - n_leaves].op == "rsub"
+            ):
+                hazards["cancellation c - (c - x)"] += 1
+                inner = graph.nodes[node.args[0] - n_leaves]
+                hazards["cancellation of a tiny x"] += 0 < abs(values[inner.args[0]]) < 1e-12
+            if node.op == "mul" and node.args[0] == node.args[1]:
+                hazards["square n * n"] += 1
+            if node.op == "mul" and 0 <= abs(out) < 2.0**-1022 and all(a != 0 for a in args):
+                hazards["product underflows"] += 1
+            if node.op == "mul" and abs(out) > 1e200:
+                hazards["product near the float range"] += 1
+            if node.op == "relu" and 0 < abs(args[0]) < 1e-100:
+                hazards["relu just off its kink"] += 1
+                hazards["relu of a tiny product"] += node.args[0] >= n_leaves
+            if node.op == "relu":  # an ordinary relu keeps its margin; the gadget's input is tiny, not 0
+                assert abs(args[0]) >= gs.KINK_MARGIN or 0 < abs(args[0]) < 1e-100, graph
+            hazards["op without rational values"] += not OPS[node.op].rational(node.const)
+        hazards["tiny leaf"] += any(0 < abs(x) < 1e-100 for x in graph.leaves)
+        hazards["huge leaf"] += any(abs(x) >= 1e100 for x in graph.leaves)
+        hazards["ordinary node"] += any(n.op not in ("rsub", "mul", "relu", "add") for n in graph.nodes)
+    assert hazards["product near the float range"] >= 2, hazards  # rare: it needs two huge leaves
+    assert hazards["relu of a tiny product"] >= 3, hazards
+    assert {len(graph.leaves) for graph in graphs} == {1, 2, 3, 4}
+    for hazard in ("cancellation c - (c - x)", "cancellation of a tiny x", "square n * n",
+                   "product underflows", "relu just off its kink", "tiny leaf", "huge leaf",
+                   "ordinary node", "op without rational values"):  # fmt: skip
+        assert hazards[hazard] >= 10, (hazard, hazards)
+
+
+def path_gains(graph) -> list[float]:
+    """The largest |product of local partials| along any path into each slot (partials from sympy)."""
+    values = graph.evaluate()
+    n_leaves = len(graph.leaves)
+    gains = [1.0] * n_leaves
+    for node in graph.nodes:
+        partials = OPS[node.op].rule(len(node.args), node.const)(*[float(values[a]) for a in node.args])[1:]
+        gains.append(max([1.0, *(abs(p) * gains[a] for a, p in zip(node.args, partials))]))
+    return gains
+
+
+def test_stress_graphs_keep_every_path_gain_within_the_bound():
+    graphs = drawn(gs.stress_graphs(), 200)
+    largest = [max(path_gains(graph)) for graph in graphs]
+    assert max(largest) <= gs.STRESS_BOUND
+    assert sum(g > 1e100 for g in largest) >= 10  # and the bound is approached: large gains are drawn
+
+
+def test_a_cancellation_cancels_a_tiny_value_whenever_there_is_one():
+    for graph in drawn(gs.stress_graphs(), 200):
+        values = graph.evaluate()
+        n_leaves = len(graph.leaves)
+        for i, node in enumerate(graph.nodes[1:], 1):
+            inner = graph.nodes[i - 1]
+            if (
+                node.op == inner.op == "rsub"
+                and node.args == (n_leaves + i - 1,)
+                and node.const == inner.const
+            ):
+                tiny = [v for v in values[: n_leaves + i - 1] if 0 < abs(v) < 1e-12]
+                x = values[inner.args[0]]
+                assert not tiny or 0 < abs(x) < 1e-12, (graph, x)
+
+
+def test_mlp_graphs_draw_weights_of_both_signs_within_one():
+    weights = []
+    for graph in drawn(gs.mlp_graphs(), 60):
+        for node in graph.nodes:
+            if node.op == "dot":
+                k = (len(node.args) - 1) // 2
+                weights += [graph.leaves[a] for a in node.args[:k]]
+    assert all(-1.0 <= w <= 1.0 for w in weights)
+    assert min(weights) < -0.5 and max(weights) > 0.5 and len(set(weights)) >= 50
+
+
+def test_mlp_graphs_keep_every_relu_input_off_its_kink():
+    graphs = drawn(gs.mlp_graphs(), 150)
+    shapes = Counter()
+    for graph in graphs:
+        values = graph.evaluate()
+        n_leaves = len(graph.leaves)
+        for node in graph.nodes:
+            if node.op == "relu":
+                assert abs(values[node.args[0]]) >= 2 * gs.KINK_MARGIN * 0.999, graph
+        ops = Counter(n.op for n in graph.nodes)
+        shapes["hidden relu"] += ops["relu"] > ops["rsub"]
+        shapes["hidden tanh"] += ops["tanh"] > 0
+        shapes["two hidden layers"] += ops["dot"] > 2 * ops["rsub"] + 1
+        shapes["samples: 3"] += ops["rsub"] == 3
+        shapes["label -1"] += any(
+            graph.leaves[s] == -1.0 for n in graph.nodes if n.op == "mul" for s in n.args[:1]
+        )
+        assert n_leaves >= 2 + 1 + 2 + 1  # at least one neuron (2 weights, a bias), one sample and its label
+    assert all(shapes[k] >= 10 for k in shapes) and len(shapes) == 5, shapes
+
+
+def test_away_from_moves_a_point_past_every_interval_it_falls_in():
+    assert gs._away_from(0.5, [0.0], 0.25) == 0.5  # outside: unchanged
+    assert gs._away_from(0.125, [0.0], 0.25) == 0.25  # inside: to the upper end
+    assert gs._away_from(0.125, [0.0, 0.375], 0.25) == 0.625  # overlapping intervals merge
+    assert gs._away_from(0.125, [0.375, 0.0], 0.25) == 0.625  # in any order
+    assert gs._away_from(0.875, [0.0, 1.0], 0.25) == 1.25  # the second of two disjoint ones
+    assert gs._away_from(0.25, [0.0], 0.25) == 0.25  # the ends themselves are allowed
+    assert gs._away_from(-0.25, [0.0], 0.25) == -0.25
+
+
+def test_mlp_graphs_and_graph_pairs_use_only_the_ops_of_the_engine_given():
+    import micrograd.engine as micrograd  # a test dependency (tox.ini)
+
+    has = set(drawable_ops(micrograd, exact=False))
+    for graph in drawn(gs.mlp_graphs(micrograd), 20):
+        assert {n.op for n in graph.nodes} <= has  # no dot or vsum: mul and add chains
+    for graph in drawn(gs.stress_graphs(micrograd), 30):
+        assert {n.op for n in graph.nodes} <= has
+    for f, g, _, _ in drawn(gs.graph_pairs(micrograd), 30):
+        assert {n.op for n in f.nodes + g.nodes} <= set(drawable_ops(micrograd, exact=True))
+
+
+def test_build_orders_are_valid_and_differ_from_the_description():
+    pairs = drawn(gs.build_orders(), 100)
+    reordered = 0
+    for graph, order in pairs:
+        n_leaves = len(graph.leaves)
+        assert sorted(order) == list(range(n_leaves + len(graph.nodes)))
+        position = {s: i for i, s in enumerate(order)}
+        for k, node in enumerate(graph.nodes):
+            assert all(position[a] < position[n_leaves + k] for a in node.args)
+        reordered += list(order) != sorted(order)
+        assert graph.rational
+    assert reordered >= 50
+
+
+def test_graph_pairs_share_their_leaves_and_differ():
+    pairs = drawn(gs.graph_pairs(), 100)
+    assert all(f.leaves == g.leaves and f.rational and g.rational for f, g, _, _ in pairs)
+    assert sum(f.nodes != g.nodes for f, g, _, _ in pairs) >= 80
+    assert sum(a != b for _, _, a, b in pairs) >= 50
+    assert max(len(f.nodes) for f, _, _, _ in pairs) >= 6
+
+
+def test_chain_sweeps_reach_long_chains():
+    sweeps = drawn(gs.chain_sweeps(), 100)
+    assert min(n for _, _, n in sweeps) == 1 and 50 <= max(n for _, _, n in sweeps) <= 60
+    assert all(w.denominator <= 4 and x.denominator <= 4 for w, x, _ in sweeps)
+
+
+def test_reject_inconclusive_rejects_only_an_inconclusive_oracle():
+    from hypothesis import strategies as st
+    from hypothesis.errors import Unsatisfiable
+
+    from autograd.testing.oracles import OracleInconclusive
+
+    def inconclusive(*args):
+        raise OracleInconclusive("no verdict: here")
+
+    def wrong():
+        raise AssertionError("wrong")
+
+    calls = Counter()
+
+    @settings(max_examples=5, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(["inconclusive", "fine"]))
+    def rejecting(case):
+        calls[case] += 1
+        gs.reject_inconclusive(inconclusive if case == "inconclusive" else calls.update, ["judged"])
+
+    with pytest.raises(Unsatisfiable):
+
+        @settings(max_examples=5, database=None, deadline=None)
+        @given(st.just(None))
+        def always_inconclusive(_):
+            gs.reject_inconclusive(inconclusive)
+
+        always_inconclusive()
+    rejecting()
+    assert calls["judged"] >= 1  # the other outcomes pass through, with their arguments
+
+    @settings(max_examples=5, database=None, deadline=None)
+    @given(st.just(None))
+    def failing(_):
+        gs.reject_inconclusive(wrong)
+
+    with pytest.raises(AssertionError, match="wrong"):
+        failing()
+
+
+def test_an_inconclusive_oracle_is_counted_as_an_event_named_by_its_reason(monkeypatch):
+    import hypothesis
+
+    from autograd.testing.oracles import OracleInconclusive
+
+    events, rejected = [], []
+    monkeypatch.setattr(gs, "event", events.append)
+    monkeypatch.setattr(hypothesis, "reject", lambda: rejected.append(True))  # no test is running
+
+    def inconclusive():
+        raise OracleInconclusive("reference: cannot settle x0 ** 0.5")
+
+    gs.reject_inconclusive(inconclusive)
+    assert events == ["inconclusive: reference"] and rejected == [True]
