@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -53,14 +54,16 @@ class Adapter(Protocol):
     * ``make(x)``: a leaf Value holding the number ``x``;
     * ``data(v)``: the number ``v`` holds;
     * ``backward(output, leaves, create_graph=False)``: differentiate ``output`` with respect
-      to ``leaves`` (every leaf ``output`` was built from, in the order they were made);
+      to ``leaves`` (every leaf ``output`` was built from);
     * ``grad(leaf)``: the gradient the last ``backward`` calls left for ``leaf`` (a number, or a
       Value of the engine when ``backward(..., create_graph=True)`` made it differentiable).
 
     Optional: ``set_grad(leaf, g)`` (the harness writes 0 between passes), ``record(v)`` (called
     on every Value an operation returns, e.g. to keep its gradient), ``ops`` (a mapping
     from an operator's or method's name, ``"__add__"`` or ``"tanh"``, to a function of Values
-    for engines whose Values lack it), ``name`` (for the report) and ``is_value(obj)``
+    for engines whose Values lack it), ``read(v, output)`` (d(output)/dv for any Value, when
+    gradients are computed on read: interior nodes' gradients then come from their latest
+    output), ``name`` and ``convention`` (for the report) and ``is_value(obj)``
     (default: anything that is not a plain number).  Arithmetic that ``ops`` does not give
     uses the Values' own Python operators and methods.
     """
@@ -191,27 +194,33 @@ def scalar_class(adapter: Any) -> type:
     """A scalar class over ``adapter`` (an :class:`Adapter`): ``Value(x)``, ``.data``, ``.grad``,
     ``.backward(create_graph=False)`` and the arithmetic operators, as the harness expects.
 
-    Each Value remembers the leaves it was built from (in the order they were made), which
-    ``backward`` passes to the adapter.  One class per adapter (cached).
+    Each Value remembers the Values it was computed from, so that ``backward`` can pass the
+    adapter every leaf the output depends on.  One class per adapter (cached).
     """
     if id(adapter) in _CLASSES:
         return _CLASSES[id(adapter)][1]
     ops: Mapping[str, Callable[..., Any]] = getattr(adapter, "ops", None) or {}
     record: Callable[[Any], Any] | None = getattr(adapter, "record", None)
+    read: Callable[[Any, Any], Any] | None = getattr(adapter, "read", None)
     is_value: Callable[[Any], bool] = getattr(adapter, "is_value", None) or (
         lambda obj: obj is not None and not isinstance(obj, Number | str)
     )
 
     class Value:
-        """A Value of the adapted engine (``inner``) and the leaves it depends on."""
+        """A Value of the adapted engine (``inner``) and the Values it was computed from.
 
-        __slots__ = ("inner", "leaves", "__weakref__")
+        ``parents`` is None for a leaf; ``output`` is (a weak reference to) the latest output
+        a backward pass went through this node from.
+        """
+
+        __slots__ = ("inner", "parents", "output", "__weakref__")
         inner: Any
-        leaves: tuple[Any, ...]
+        parents: tuple[Any, ...] | None
+        output: Any
 
         def __init__(self, x: Any) -> None:
             self.inner = adapter.make(x)
-            self.leaves = (self,)
+            self.parents, self.output = None, None
 
         def __repr__(self) -> str:
             return f"Value({self.inner!r})"
@@ -222,8 +231,12 @@ def scalar_class(adapter: Any) -> type:
 
         @property
         def grad(self) -> Any:
-            g = adapter.grad(self.inner)
-            return _wrap(g, self.leaves) if is_value(g) else g
+            if self.parents is not None and read is not None:  # an interior node, computed on read
+                out = self.output() if self.output is not None else None
+                g = 0 if out is None else read(self.inner, out.inner)
+            else:
+                g = adapter.grad(self.inner)
+            return _wrap(g, self._leaves()) if is_value(g) else g
 
         @grad.setter
         def grad(self, g: Any) -> None:
@@ -233,10 +246,28 @@ def scalar_class(adapter: Any) -> type:
             set_grad(self.inner, _unwrap(g))
 
         def backward(self, create_graph: bool = False) -> Any:
-            leaves = [leaf.inner for leaf in self.leaves]
+            leaves = [leaf.inner for leaf in self._leaves(mark=True)]
             if create_graph:
                 return adapter.backward(self.inner, leaves, create_graph=True)
             return adapter.backward(self.inner, leaves)
+
+        def _leaves(self, *, mark: bool = False) -> tuple[Any, ...]:
+            """The leaves this Value depends on, each once (iteratively: graphs may be deep);
+            with ``mark``, every interior node remembers this Value as its latest output."""
+            found: dict[Any, None] = {}
+            seen, stack, me = {id(self)}, [self], weakref.ref(self)
+            while stack:
+                node = stack.pop()
+                if node.parents is None:
+                    found[node] = None
+                    continue
+                if mark:
+                    node.output = me
+                for p in node.parents:
+                    if id(p) not in seen:
+                        seen.add(id(p))
+                        stack.append(p)
+            return tuple(found)
 
         def __getattr__(self, name: str) -> Any:
             if name.startswith("_") and name not in ops:
@@ -249,9 +280,9 @@ def scalar_class(adapter: Any) -> type:
                     raise AttributeError(name)
             return functools.partial(_apply, fn, (self,))
 
-    def _wrap(inner: Any, leaves: tuple[Any, ...]) -> Value:
+    def _wrap(inner: Any, parents: tuple[Any, ...]) -> Value:
         v = Value.__new__(Value)
-        v.inner, v.leaves = inner, leaves
+        v.inner, v.parents, v.output = inner, parents, None
         return v
 
     def _unwrap(x: Any) -> Any:
@@ -263,10 +294,8 @@ def scalar_class(adapter: Any) -> type:
             return result
         if record is not None:
             record(result)
-        leaves = dict.fromkeys(
-            leaf for v in (*operands, *args) if isinstance(v, Value) for leaf in v.leaves
-        )  # fmt: skip
-        return _wrap(result, tuple(leaves))
+        parents = dict.fromkeys(v for v in (*operands, *args) if isinstance(v, Value))
+        return _wrap(result, tuple(parents))
 
     def _binary(name: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
         forward, reflected = getattr(operator, name), getattr(operator, name)

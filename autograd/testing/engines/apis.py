@@ -69,10 +69,12 @@ class GradientOnRead:
     """The adapter of an engine whose gradient is computed when read (``x.grad(y)``, ``x.grad()``).
 
     ``backward(output, leaves)`` reads each leaf's gradient of ``output`` and adds it to what
-    earlier passes left (leaves accumulate, as in micrograd and PyTorch); an interior node's
-    gradient is read from the latest output.  Under the ``"last"`` and ``"all"`` conventions
-    the method differentiates what the engine decides, which is the harness's output only when
-    it is the last (or the only) Value built from the leaves: the audit reports the convention.
+    earlier passes left (leaves accumulate, as in micrograd and PyTorch).  Under the ``"passed"``
+    and ``"output"`` conventions an interior node's gradient is read (``read``) from the latest
+    output a pass went through it from.  Under ``"last"`` and ``"all"`` the method
+    differentiates what the engine decides (the harness's output only when it is the last, or
+    the only, Value built from the leaves), so gradients are read when ``backward`` runs, and
+    interior nodes have none (0): the audit reports the convention.
     """
 
     def __init__(self, cls: type, data: str, method: str, convention: str) -> None:
@@ -83,7 +85,10 @@ class GradientOnRead:
         self.cls, self.data_attr, self.method, self.convention = cls, data, method, convention
         self.name = f"{cls.__module__}:{cls.__qualname__}"
         self._grads: dict[int, tuple[Any, Any]] = {}  # id(leaf) -> (leaf, its gradient)
-        self._last: Any = None
+        # d(output)/dv for any v, later: only when the method is told which output
+        self.read: Callable[[Any, Any], Any] | None = (
+            self._read if convention in ("passed", "output") else None
+        )
 
     def make(self, x: Any) -> Any:
         return self.cls(x)
@@ -91,7 +96,7 @@ class GradientOnRead:
     def data(self, v: Any) -> Any:
         return getattr(v, self.data_attr)
 
-    def read(self, v: Any, output: Any) -> Any:
+    def _read(self, v: Any, output: Any) -> Any:
         """d(output)/dv, through the engine's method and convention."""
         method: Callable[..., Any]
         if self.convention == "passed":
@@ -106,9 +111,8 @@ class GradientOnRead:
     def backward(self, output: Any, leaves: Sequence[Any], *, create_graph: bool = False) -> None:
         if create_graph:
             raise TypeError("a gradient computed on read has no create_graph")
-        self._last = output
         for leaf in leaves:
-            g = self.read(leaf, output)
+            g = self._read(leaf, output)
             old = self._grads.pop(id(leaf), (leaf, None))
             self._grads[id(leaf)] = (leaf, g if old[0] is not leaf or old[1] is None else old[1] + g)
         while len(self._grads) > MAX_KEPT:  # the oldest leaves' gradients are forgotten
@@ -118,7 +122,7 @@ class GradientOnRead:
         kept = self._grads.get(id(v))
         if kept is not None and kept[0] is v:
             return kept[1]
-        return 0 if self._last is None else self.read(v, self._last)
+        return 0  # a leaf no backward pass reached
 
     def set_grad(self, v: Any, g: Any) -> None:
         self._grads.pop(id(v), None)
