@@ -7,6 +7,7 @@ operators come from its ``ops``), so the audit runs it without editing any code:
 
 import math
 from collections import namedtuple
+from typing import ClassVar
 
 Node = namedtuple("Node", "value parents partials")
 
@@ -46,7 +47,7 @@ def neg(a):
 
 
 def power(a, c):
-    if isinstance(c, Node) or isinstance(c, bool):
+    if isinstance(c, (Node, bool)):
         raise TypeError(f"power: a number exponent, got {c!r}")
     return Node(a.value**c, (a,), (0 if c == 0 else c * a.value ** (c - 1),))
 
@@ -78,7 +79,7 @@ class Adapter:
     """The adapter: gradients accumulate per leaf across backward calls, as in PyTorch."""
 
     name = "tests.engines.functional"
-    ops = {
+    ops: ClassVar[dict] = {
         "__add__": add,
         "__radd__": lambda a, b: add(b, a),
         "__sub__": sub,

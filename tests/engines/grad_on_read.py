@@ -5,11 +5,12 @@ Each Value keeps its parents and local partials; ``grad(output)`` walks from the
 """
 
 import math
+from fractions import Fraction
 
 
 class Value:
     def __init__(self, data, parents=(), partials=()):
-        if isinstance(data, bool) or not isinstance(data, (int, float)) and type(data).__name__ != "Fraction":
+        if isinstance(data, bool) or not isinstance(data, (int, float, Fraction)):
             raise TypeError(f"Value: data must be a number, got {data!r}")
         self.data = data
         self.parents, self.partials = tuple(parents), tuple(partials)
