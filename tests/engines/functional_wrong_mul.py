@@ -12,7 +12,11 @@ def wrong_mul(a, b):
 
 class Adapter(functional.Adapter):
     name = "tests.engines.functional_wrong_mul"
-    ops: ClassVar[dict] = {**functional.Adapter.ops, "__mul__": wrong_mul, "__rmul__": lambda a, b: wrong_mul(b, a)}
+    ops: ClassVar[dict] = {
+        **functional.Adapter.ops,
+        "__mul__": wrong_mul,
+        "__rmul__": lambda a, b: wrong_mul(b, a),
+    }
 
 
 adapter = Adapter()
