@@ -117,7 +117,8 @@ def _adapter_engine(adapter: Any, target: Any) -> Engine:
             raise EngineNotFound(f"the module {module_name!r} has no adapter {attr!r}")
         adapter = getattr(module, attr)
     call = ""
-    if not callable(getattr(adapter, "make", None)) and callable(adapter):  # a factory
+    if isinstance(adapter, type) or (not callable(getattr(adapter, "make", None)) and callable(adapter)):
+        # a factory (a class, or a function) of the adapter
         if isinstance(target, str):
             target = _import(target.partition(":")[0])
         adapter = adapter(target) if target is not None else adapter()
