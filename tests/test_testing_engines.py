@@ -121,6 +121,7 @@ def test_a_gradient_on_read_engine_audits_clean_and_reports_its_api():
     assert report.capabilities["gradient_api"] == "read: Value.grad"
     assert "x.grad(y)" in report.capabilities["gradient_convention"]
     assert report.capabilities["adapter"] is None
+    assert "gradient: read: Value.grad, of the output passed to the leaf's method: x.grad(y)" in str(report)
 
 
 def test_a_class_with_neither_backward_nor_a_gradient_read_is_rejected_with_what_was_seen():

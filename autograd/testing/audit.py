@@ -182,6 +182,11 @@ class AuditReport:
             + (f"; missing: {', '.join(caps['missing_ops'])}" if caps["missing_ops"] else ""),
             f"numbers: int {caps['int']}, Fraction {caps['fraction']}; higher order: "
             f"{'yes' if caps['higher_order'] else 'no'}",
+            *(
+                [f"gradient: {caps['gradient_api']}, of {caps['gradient_convention']}"]
+                if caps.get("gradient_api", "backward") != "backward"
+                else []
+            ),
             "checks: " + ", ".join(f"{n} {s}" for n, s in self.checks.items()),
         ]
         findings = self.findings
