@@ -204,3 +204,15 @@ def test_engine_errors_are_caught_at_the_boundary_and_ours_propagate(monkeypatch
     monkeypatch.setattr("autograd.testing.engines.discover._numbers", broken)
     with pytest.raises(RuntimeError, match="harness bug"):
         resolve_engine("tests.engines.sound")
+
+
+def test_the_torch_adapter_imports_torch_only_when_used():
+    out = run_snippet(
+        "import sys\n"
+        "from autograd.testing.adapters import torch_float64\n"
+        "from autograd.testing.engines import Adapter\n"
+        "assert isinstance(torch_float64, Adapter)\n"
+        "print('torch' in sys.modules)"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"

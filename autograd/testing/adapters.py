@@ -16,7 +16,7 @@ from typing import Any
 __all__ = ["TorchFloat64", "torch_float64"]
 
 
-class TorchFloat64:
+class TorchFloat64:  # pragma: no cover - needs torch: exercised by `tox -e audits`, not the unit tests
     """PyTorch, each scalar a 0-d ``float64`` tensor with ``requires_grad=True``.
 
     Every op's result keeps its gradient (``retain_grad``) and every backward keeps its graph
