@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from autograd.testing import EngineNotFound, Graph, Node, audit, resolve_engine
-from autograd.testing.engines import Adapter, engine_call, scalar_class
+from autograd.testing.engines import Adapter, GradientOnRead, engine_call, scalar_class
 from autograd.testing.engines.apis import read_convention
 from autograd.testing.engines.discover import _numbers
 from autograd.testing.oracles import GradientMismatch, assert_grads_symbolic
@@ -216,3 +216,48 @@ def test_the_torch_adapter_imports_torch_only_when_used():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+def test_an_adapter_class_or_function_is_a_factory_and_reproducers_say_how_to_build_it():
+    from tests.engines import functional
+
+    eng = resolve_engine(adapter="tests.engines.functional:Adapter")  # a class: called to make one
+    assert "Value = scalar_class(Adapter())" in eng.import_line()
+    eng = resolve_engine("tests.engines.functional", adapter=lambda module: module.Adapter())
+    assert "scalar_class(ADAPTER)" in eng.import_line()  # made on the fly: nowhere to import it from
+    x = eng.make(2.0)
+    y = (x * x).tanh() * 3 - x
+    eng.backward(y)  # d(3 tanh(x^2) - x)/dx = 6x (1 - tanh(x^2)^2) - 1
+    t = functional.math.tanh(4.0)
+    assert eng.grad(x) == pytest.approx(12.0 * (1 - t * t) - 1, rel=1e-12)
+    with pytest.raises(AttributeError, match="no attribute '_private'"):
+        x._private  # noqa: B018 - names of the wrapper itself never reach the engine
+
+
+def test_an_adapter_without_set_grad_says_so_when_the_harness_writes_a_gradient():
+    class NoSetGrad:
+        make, data = staticmethod(lambda x: [x]), staticmethod(lambda v: v[0])
+
+        def backward(self, output, leaves, create_graph=False):
+            pass
+
+        def grad(self, leaf):
+            return 0
+
+    Value = scalar_class(NoSetGrad())
+    with pytest.raises(AttributeError, match="cannot set a gradient"):
+        Value(1.0).grad = 0
+
+
+def test_a_gradient_read_from_the_output_is_adapted():
+    adapter = GradientOnRead(_OutputMethod, "data", "grad", "output")
+    x = adapter.make(2.0)
+    y = x * _OutputMethod(7.0)
+    adapter.backward(y, [x])
+    adapter.backward(y, [x])  # leaves accumulate
+    assert adapter.grad(x) == 14.0 and adapter.read(x, y) == 7.0
+    with pytest.raises(ValueError, match="unknown convention 'first'"):
+        GradientOnRead(_OutputMethod, "data", "grad", "first")
+    with pytest.raises(TypeError, match="no create_graph"):
+        adapter.backward(y, [x], create_graph=True)
+    assert GradientOnRead(_AllOutputs, "data", "grad", "all").read is None  # the engine picks the output
