@@ -246,6 +246,17 @@ def _numbers(obj: Any) -> dict[str, Any]:
     return found
 
 
+def _backward_from(build: Callable[[Any], Any], x: Any, method: str) -> Any:
+    """The engine's work in a discovery trial: build ``y`` from ``x`` and call ``y.method()``."""
+    return getattr(build(x), method)()
+
+
+def _has_method(x: Any, name: str) -> bool:
+    """Whether ``x.name`` is callable (reading it is the engine's code: a property may raise)."""
+    ok, attr = engine_call(getattr, x, name)
+    return ok and callable(attr)
+
+
 def _ordered(names: Iterable[str], preferred: tuple[str, ...]) -> list[str]:
     return sorted(names, key=lambda n: (preferred.index(n) if n in preferred else len(preferred), n))
 
@@ -275,15 +286,15 @@ def _fit(
         data_attr = _ordered(holding, DATA_NAMES)[0]
     if backward is not None:
         methods = [backward]
-        if not callable(getattr(x, backward, None)):
+        if not _has_method(x, backward):
             raise _Rejected(f"no method {backward!r}")
     else:
-        methods = [m for m in BACKWARD_NAMES if callable(getattr(x, m, None))]
+        methods = [m for m in BACKWARD_NAMES if _has_method(x, m)]
         methods += sorted(
             m
             for m in dir(candidate)
             if "back" in m.lower() and m not in methods and not m.startswith("__")
-            and callable(getattr(x, m, None))
+            and _has_method(x, m)
         )  # fmt: skip
         if not methods:
             return _gradient_on_read(candidate, data_attr, grad, "no backward method")
@@ -291,18 +302,12 @@ def _fit(
     builds: list[Callable[[Any], Any]] = [lambda v: v * 1, lambda v: v * candidate(1), lambda v: v + 0]
     for method in methods:
         for build in builds:
-
-            def run(build: Callable[[Any], Any] = build, method: str = method) -> tuple[Any, dict[str, Any]]:
-                x = candidate(PROBE_NUMBER)
-                before = _numbers(x)
-                getattr(build(x), method)()
-                return x, before
-
-            ok, result = engine_call(run)
+            ok, x = engine_call(candidate, PROBE_NUMBER)
+            before = _numbers(x) if ok else {}  # ours: outside the engine boundary
+            ok, result = (ok, x) if not ok else engine_call(_backward_from, build, x, method)
             if not ok:
                 tried.append(f"{method}(): {type(result).__name__}: {result}")
                 continue
-            x, before = result
             after = _numbers(x)
             if grad is not None:
                 if grad not in after:
@@ -325,12 +330,12 @@ def _gradient_on_read(candidate: type, data_attr: str, grad: str | None, why: st
     if grad is not None:
         methods = [grad]
     else:
-        methods = [m for m in GRAD_NAMES if callable(getattr(x, m, None))]
+        methods = [m for m in GRAD_NAMES if _has_method(x, m)]
         methods += sorted(
             m
             for m in dir(candidate)
             if ("grad" in m.lower() or "deriv" in m.lower()) and m not in methods and not m.startswith("__")
-            and callable(getattr(x, m, None))
+            and _has_method(x, m)
         )  # fmt: skip
     seen = []
     for method in methods:
