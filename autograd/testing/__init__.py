@@ -25,15 +25,22 @@ fused ops ``vsum(values)`` and ``dot(ws, xs, start)``, or a bare Value class.
 The default engine is :mod:`autograd` itself.
 """
 
+import sys
+
 try:
     import hypothesis  # noqa: F401
     import mpmath  # type: ignore[import-untyped]  # noqa: F401
     import sympy  # type: ignore[import-untyped]  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
-    raise ImportError(
+    _message = (
         f"autograd.testing needs sympy, mpmath and hypothesis ({exc.name} is missing); "
-        "install them with: pip install 'verified-autograd[testing]'"
-    ) from exc
+        # the distribution is not on the package index: install from a checkout
+        "install them with: pip install '.[testing]' (from a checkout of verified-autograd)"
+    )
+    if sys.argv[:1] == ["-m"]:  # `python -m autograd.testing ...`: one line, exit status 2
+        print(f"python -m autograd.testing: {_message}", file=sys.stderr)
+        raise SystemExit(2) from None
+    raise ImportError(_message) from exc
 
 from autograd.testing.audit import AuditReport, CheckOutcome, Finding, audit
 from autograd.testing.checks import CHECKS, CheckResult, verify_engine

@@ -2,14 +2,18 @@
 
 Exit status: 0 no defects, 1 defects found, 2 could not audit (the reason on one
 line of stderr).  ``--json`` prints the report in the schema documented in the
-README (``schema_version`` 1).
+README (``schema_version`` 1).  Whatever the engine writes to stdout while it is
+audited (at import, in its ops, in backward) goes to stderr: stdout holds the
+report alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from autograd.testing.audit import DEFAULT_EXAMPLES, audit
 from autograd.testing.engines import EngineNotFound
@@ -20,6 +24,23 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         sys.exit(2)
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Send everything written to stdout meanwhile to stderr: Python's ``print`` and, through
+    the file descriptor, C extensions and child processes that inherit it."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,7 +54,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Audit a scalar autograd engine: find its scalar class, probe its ops, check its "
         "gradients against independent oracles and list defects, conventions and missing features.",
     )
-    run.add_argument("target", help='the engine: "pkg.module" or "pkg.module:ClassName"')
+    run.add_argument(
+        "target",
+        nargs="?",
+        help='the engine: "pkg.module" or "pkg.module:ClassName" (optional with --adapter)',
+    )
     run.add_argument(
         "--examples", type=int, default=DEFAULT_EXAMPLES, help="examples per search (default %(default)s)"
     )
@@ -45,19 +70,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--backward", metavar="NAME", help="the backward method's name (e.g. backwards)")
     run.add_argument("--data", metavar="NAME", help="the attribute holding the number (e.g. value)")
     run.add_argument("--grad", metavar="NAME", help="the attribute holding the gradient (e.g. gradient)")
+    run.add_argument(
+        "--adapter",
+        metavar="MODULE:OBJECT",
+        help="an adapter for an engine of another API (e.g. autograd.testing.adapters:torch_float64); "
+        "see the README's adapter protocol",
+    )
     args = parser.parse_args(argv)
     if args.examples < 1:
         parser.error("--examples must be at least 1")
+    if args.target is None and args.adapter is None:
+        parser.error("give the engine (TARGET) or --adapter MODULE:OBJECT")
+    label = args.target or args.adapter
     try:
-        report = audit(
-            args.target, examples=args.examples, seed=args.seed, cls=args.cls, backward=args.backward,
-            data=args.data, grad=args.grad,
-        )  # fmt: skip
+        with stdout_to_stderr():
+            report = audit(
+                args.target, examples=args.examples, seed=args.seed, cls=args.cls, backward=args.backward,
+                data=args.data, grad=args.grad, adapter=args.adapter,
+            )  # fmt: skip
     except EngineNotFound as exc:
-        print(f"could not audit {args.target}: {'; '.join(str(exc).splitlines())}", file=sys.stderr)
+        print(f"could not audit {label}: {'; '.join(str(exc).splitlines())}", file=sys.stderr)
         return 2
     except Exception as exc:  # a failure of the harness itself: still one line, and exit 2
-        print(f"could not audit {args.target}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"could not audit {label}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     print(report.to_json() if args.json else report)
     return 1 if report.defects else 0

@@ -731,6 +731,9 @@ def capabilities(eng: Engine) -> dict[str, Any]:
         "exact": eng.exact,
         "fused": [op for op in ("vsum", "dot") if op in ops],
         "higher_order": eng.higher_order,
+        "gradient_api": eng.gradient_api,
+        "gradient_convention": eng.gradient_convention,
+        "adapter": eng.adapter or None,
     }
 
 
@@ -825,15 +828,17 @@ def audit(
     backward: str | None = None,
     data: str | None = None,
     grad: str | None = None,
+    adapter: Any = None,
 ) -> AuditReport:
     """Audit an engine (anything :func:`~autograd.testing.engines.resolve_engine` takes).
 
     ``examples`` per search (each op gets its own), ``seed`` fixes every search
-    (the same engine always gets the same report).  Raises
+    (the same engine always gets the same report); ``adapter`` audits an engine of any other
+    API (see :class:`~autograd.testing.engines.Adapter`).  Raises
     :class:`~autograd.testing.engines.EngineNotFound` when no scalar class fits.
     """
     start = time.perf_counter()
-    eng = resolve_engine(target, cls=cls, backward=backward, data=data, grad=grad)
+    eng = resolve_engine(target, cls=cls, backward=backward, data=data, grad=grad, adapter=adapter)
     caps = capabilities(eng)
     outcomes: dict[str, CheckOutcome] = {"ops": _check_ops(eng, caps)}
     graph_outcomes, convention = _graph_checks(eng, caps["ops"], examples, seed)

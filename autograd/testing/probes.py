@@ -217,7 +217,17 @@ for i in range({builds}):
     grads, graph = gradients()
     kept.append(graph)
     runs.append(grads)
-print(json.dumps(runs))"""
+print({mark!r} + json.dumps(runs))"""
+#: The line of a determinism run that holds its result (what the engine prints is not parsed).
+RESULT_MARK = "determinism-result: "
+
+
+def _result(printed: str) -> list[Any]:
+    """The runs a determinism program printed, whatever else the engine printed around them."""
+    lines = [line for line in printed.splitlines() if line.startswith(RESULT_MARK)]
+    if not lines:
+        raise ValueError(f"no line starting with {RESULT_MARK!r} in the output")
+    return list(json.loads(lines[-1].removeprefix(RESULT_MARK)))
 
 
 def _child_path() -> str:
@@ -229,7 +239,7 @@ def _run_in_process(eng: Engine, body: str) -> list[Any]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(body, {eng.class_name: eng.Value})
-    return list(json.loads(out.getvalue()))
+    return _result(out.getvalue())
 
 
 def _run_fresh(program: str, seed: str) -> subprocess.Popen[str]:
@@ -244,7 +254,9 @@ def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     eng = resolve_engine(engine)
     builds = max(2, min(examples, 10))
     names = {"V": eng.class_name, "grad": eng.grad_attr, "backward": eng.backward_method}
-    body = _DETERMINISM_BODY.format(weights=repr(list(FAN_OUT_WEIGHTS)), builds=builds, **names)
+    body = _DETERMINISM_BODY.format(
+        weights=repr(list(FAN_OUT_WEIGHTS)), builds=builds, mark=RESULT_MARK, **names
+    )
     program = f"{eng.import_line()}\n{body}"
     runs: dict[str, list[Any]] = {}
     notes = []
@@ -262,7 +274,7 @@ def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
             notes.append(f"PYTHONHASHSEED={s}: timed out")
             continue
         if child.returncode == 0:
-            runs[f"PYTHONHASHSEED={s}"] = json.loads(out)
+            runs[f"PYTHONHASHSEED={s}"] = _result(out)
         else:
             notes.append(f"PYTHONHASHSEED={s}: {(err.strip().splitlines() or ['no output'])[-1]}")
     reason = (
@@ -287,7 +299,9 @@ def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
             "    env = dict(os.environ, PYTHONHASHSEED=seed)",
             "    out = subprocess.run([sys.executable, '-c', PROGRAM], env=env, capture_output=True,",
             "                         text=True, check=True).stdout",
-            "    print(f'PYTHONHASHSEED={seed}: d y/d x in each build:', [g[0] for g in eval(out)])",
+            f"    result = [line for line in out.splitlines() if line.startswith({RESULT_MARK!r})][-1]",
+            f"    runs = eval(result.removeprefix({RESULT_MARK!r}))",
+            "    print(f'PYTHONHASHSEED={seed}: d y/d x in each build:', [g[0] for g in runs])",
             "print('expected: one value, the same in every build and under every seed; actual: above')",
         ]
     )

@@ -135,6 +135,11 @@ class AuditReport:
             + (f"; missing: {', '.join(caps['missing_ops'])}" if caps["missing_ops"] else ""),
             f"numbers: int {caps['int']}, Fraction {caps['fraction']}; higher order: "
             f"{'yes' if caps['higher_order'] else 'no'}",
+            *(
+                [f"gradient: {caps['gradient_api']}, of {caps['gradient_convention']}"]
+                if caps.get("gradient_api", "backward") != "backward"
+                else []
+            ),
             "checks:",
             *(f"  {describe(o)}" for o in self.outcomes.values()),
         ]

@@ -1,0 +1,73 @@
+"""Adapters for engines whose API is not a scalar class with a backward method.
+
+An adapter is any object with ``make``, ``data``, ``backward`` and ``grad`` (the
+protocol :class:`~autograd.testing.engines.Adapter`); audit one with
+``python -m autograd.testing audit --adapter autograd.testing.adapters:torch_float64``.
+
+:data:`torch_float64` audits PyTorch through 0-d ``float64`` tensors (torch is imported
+only when the adapter is first used: it is not a dependency of this package).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["TorchFloat64", "torch_float64"]
+
+
+class TorchFloat64:  # pragma: no cover - needs torch: exercised by `tox -e audits`, not the unit tests
+    """PyTorch, each scalar a 0-d ``float64`` tensor with ``requires_grad=True``.
+
+    Every op's result keeps its gradient (``retain_grad``) and every backward keeps its graph
+    (``retain_graph``), so that a second backward through the same graph is allowed and interior
+    gradients are readable, as they are in a scalar engine; gradients accumulate (PyTorch's
+    convention).  A gradient PyTorch leaves unset (``None``: the node was not reached) reads 0.
+    """
+
+    name = "torch (0-d float64 tensors)"
+    convention = "the output passed to backward (Tensor.backward)"
+
+    def __init__(self) -> None:
+        self._torch: Any = None
+
+    @property
+    def torch(self) -> Any:
+        if self._torch is None:
+            import torch
+
+            self._torch = torch
+        return self._torch
+
+    def make(self, x: Any) -> Any:
+        return self.torch.tensor(x, dtype=self.torch.float64, requires_grad=True)
+
+    def data(self, v: Any) -> Any:
+        return v.item()
+
+    def record(self, v: Any) -> None:
+        if v.requires_grad and not v.is_leaf:
+            v.retain_grad()
+
+    def backward(self, output: Any, leaves: Sequence[Any], *, create_graph: bool = False) -> None:
+        output.backward(retain_graph=True, create_graph=create_graph)
+
+    def grad(self, v: Any) -> Any:
+        g = v.grad
+        if g is None:
+            return 0.0
+        return g if g.requires_grad else g.item()
+
+    def set_grad(self, v: Any, g: Any) -> None:
+        v.grad = (
+            g.detach().clone()
+            if isinstance(g, self.torch.Tensor)
+            else self.torch.tensor(float(g), dtype=self.torch.float64)
+        )
+
+    def is_value(self, obj: Any) -> bool:
+        return isinstance(obj, self.torch.Tensor)
+
+
+#: The adapter of PyTorch float64 scalars (``--adapter autograd.testing.adapters:torch_float64``).
+torch_float64 = TorchFloat64()

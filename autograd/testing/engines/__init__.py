@@ -1,0 +1,34 @@
+"""What the harness needs to know about an engine, whatever form it is given in.
+
+* :mod:`~autograd.testing.engines.adapter`: :class:`Engine` (the one interface every harness
+  path uses), the :class:`Adapter` protocol and :func:`scalar_class` (an adapter as a class);
+* :mod:`~autograd.testing.engines.discover`: :func:`resolve_engine` (a module's scalar class,
+  found by behaviour);
+* :mod:`~autograd.testing.engines.apis`: gradient APIs other than a backward method
+  (:class:`GradientOnRead`).
+"""
+
+from autograd.testing.engines.adapter import Adapter, Engine, EngineNotFound, engine_call, scalar_class
+from autograd.testing.engines.apis import READ_CONVENTIONS, GradientOnRead
+from autograd.testing.engines.discover import (
+    BACKWARD_NAMES,
+    DATA_NAMES,
+    GRAD_NAMES,
+    PROBE_NUMBER,
+    resolve_engine,
+)
+
+__all__ = [
+    "BACKWARD_NAMES",
+    "DATA_NAMES",
+    "GRAD_NAMES",
+    "PROBE_NUMBER",
+    "READ_CONVENTIONS",
+    "Adapter",
+    "Engine",
+    "EngineNotFound",
+    "GradientOnRead",
+    "engine_call",
+    "resolve_engine",
+    "scalar_class",
+]

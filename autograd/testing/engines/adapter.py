@@ -1,0 +1,334 @@
+"""The one interface between the harness and an engine: :class:`Engine`, and the adapter protocol.
+
+Every piece of harness code reaches an engine's Values only through an
+:class:`Engine` (``eng.make(x)``, ``eng.data(v)``, ``eng.grad(v)``,
+``eng.set_grad(v, g)``, ``eng.backward(v)``), because engines name these
+differently: a ``Scalar`` with ``.value``, ``.gradient`` and ``backwards()`` is as
+welcome as our ``Value``.
+
+An engine whose API is not a scalar class with a backward method (a functional
+``grad``, a tensor library seen through 0-d scalars, a gradient computed on read)
+is given as an *adapter*: any object with the operations of :class:`Adapter`.
+:func:`scalar_class` turns an adapter into a plain scalar class (``Value(x)``,
+``v.data``, ``v.grad``, ``v.backward()``, the arithmetic operators), so the
+harness, and every reproducer it prints, runs it exactly like an attribute engine.
+:class:`Engine` itself follows the same protocol (``make``, ``data``,
+``backward(output, leaves)``, ``grad``, ``set_grad``).
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from numbers import Number
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["Adapter", "Engine", "EngineNotFound", "engine_call", "scalar_class"]
+
+
+class EngineNotFound(TypeError):
+    """No scalar autograd class in the target (the message lists what was tried and why it failed)."""
+
+
+def engine_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool, Any]:
+    """``(True, fn(...))``, or ``(False, exception)`` when the engine raised.
+
+    The one place where the discovery code catches what an engine raises: ``fn`` must
+    be a call into the engine (nothing of ours besides argument passing), so that a
+    harness bug is never read as "the engine does not support this".
+    """
+    try:
+        return True, fn(*args, **kwargs)
+    except Exception as exc:  # the engine's own error, whatever its type
+        return False, exc
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """What the harness needs from an engine, as four operations (plus optional ones).
+
+    * ``make(x)``: a leaf Value holding the number ``x``;
+    * ``data(v)``: the number ``v`` holds;
+    * ``backward(output, leaves, create_graph=False)``: differentiate ``output`` with respect
+      to ``leaves`` (every leaf ``output`` was built from);
+    * ``grad(leaf)``: the gradient the last ``backward`` calls left for ``leaf`` (a number, or a
+      Value of the engine when ``backward(..., create_graph=True)`` made it differentiable).
+
+    Optional: ``set_grad(leaf, g)`` (the harness writes 0 between passes), ``record(v)`` (called
+    on every Value an operation returns, e.g. to keep its gradient), ``ops`` (a mapping
+    from an operator's or method's name, ``"__add__"`` or ``"tanh"``, to a function of Values
+    for engines whose Values lack it), ``read(v, output)`` (d(output)/dv for any Value, when
+    gradients are computed on read: interior nodes' gradients then come from their latest
+    output), ``name`` and ``convention`` (for the report) and ``is_value(obj)``
+    (default: anything that is not a plain number).  Arithmetic that ``ops`` does not give
+    uses the Values' own Python operators and methods.
+    """
+
+    def make(self, x: Any) -> Any: ...
+
+    def data(self, v: Any) -> Any: ...
+
+    def backward(self, output: Any, leaves: Sequence[Any], *, create_graph: bool = False) -> Any: ...
+
+    def grad(self, leaf: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A scalar class, how to reach its number, gradient and backward pass, and its fused ops."""
+
+    Value: type
+    vsum: Callable[..., Any] | None = None
+    dot: Callable[..., Any] | None = None
+    name: str = "autograd"  # the module the reproducers import from (or the adapter's name)
+    data_attr: str = "data"
+    grad_attr: str = "grad"
+    backward_method: str = "backward"
+    class_name: str = ""  # the name the class is imported under ('' = its __name__)
+    #: How the engine's gradient is reached: "backward" (a method filling an attribute), or
+    #: "adapter" (a :class:`Adapter`, through :func:`scalar_class`).
+    gradient_api: str = "backward"
+    #: What the gradient differentiates, in words (e.g. "the output passed to backward").
+    gradient_convention: str = "the output backward() is called on"
+    #: The reproducers' first lines when the class is not importable by name ('' = import it).
+    imports: str = ""
+    adapter: str = ""  # the adapter, as MODULE:OBJECT, when one was given
+    _supported: dict[str, bool] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.class_name:
+            object.__setattr__(self, "class_name", self.Value.__name__)
+
+    # ------------------------------------------------------------------ accessors (the protocol)
+    def make(self, x: Any) -> Any:
+        """A leaf Value holding ``x``."""
+        return self.Value(x)
+
+    def data(self, v: Any) -> Any:
+        return getattr(v, self.data_attr)
+
+    def grad(self, v: Any) -> Any:
+        return getattr(v, self.grad_attr)
+
+    def set_grad(self, v: Any, g: Any) -> None:
+        setattr(v, self.grad_attr, g)
+
+    def backward(self, v: Any, leaves: Sequence[Any] = (), *, create_graph: bool = False) -> Any:
+        """Run the engine's backward pass from ``v`` (it finds the leaves itself)."""
+        method = getattr(v, self.backward_method)
+        return method(create_graph=True) if create_graph else method()
+
+    def import_line(self, fused: Iterable[str] = ()) -> str:
+        """The import a reproducer starts with, e.g. ``from micrograd.engine import Value``."""
+        if self.imports:
+            return self.imports
+        return f"from {self.name} import {', '.join([self.class_name, *sorted(set(fused))])}"
+
+    # ------------------------------------------------------------------ capabilities
+    def supports(self, op_name: str) -> bool:
+        """Whether this engine has the op (probed on a harmless point, cached; errors mean 'no')."""
+        if op_name not in self._supported:
+            from autograd.testing.ops import OPS
+
+            self._supported[op_name] = OPS[op_name].supported_by(self)
+        return self._supported[op_name]
+
+    @functools.cached_property
+    def higher_order(self) -> bool:
+        """Whether ``backward(create_graph=True)`` leaves differentiable gradients (Values)."""
+        ok, x = engine_call(self.make, 1.5)
+        ok = ok and engine_call(lambda: self.backward(x * x, create_graph=True))[0]
+        ok, g = engine_call(self.grad, x) if ok else (False, None)
+        return ok and isinstance(g, self.Value)  # an engine without the keyword: no higher order
+
+    @functools.cached_property
+    def number_types(self) -> dict[str, str]:
+        """How the engine treats ``int`` and ``Fraction`` data through + - * / and backward.
+
+        ``exact`` (stays that type, gradients too), ``float`` (accepted but made a float on
+        the way) or ``refused`` (an exception).
+        """
+        return {"int": self._number_type(3, 2), "fraction": self._number_type(Fraction(1, 3), Fraction(2, 5))}
+
+    def _number_type(self, a: Any, b: Any) -> str:
+        ok, x = engine_call(self.make, a)
+        ok, y = engine_call(self.make, b) if ok else (False, None)
+        if not ok:
+            return "refused"
+        outs = []
+        for op in (operator.add, operator.mul, operator.sub, operator.truediv):
+            ok, out = engine_call(op, x, y)
+            if ok:
+                outs.append(out)
+            elif not outs:  # an op the engine lacks, or refuses for this type
+                return "refused"
+
+        def differentiate() -> list[Any]:
+            total = functools.reduce(operator.add, outs)
+            self.backward(total)
+            return [self.data(o) for o in [*outs, total]] + [self.grad(x), self.grad(y)]
+
+        ok, numbers = engine_call(differentiate)
+        if not ok:
+            return "refused"
+        # (int / int is a Fraction in an exact engine, never a rounded float)
+        return "exact" if all(type(n) in (int, Fraction) for n in numbers) else "float"
+
+    @property
+    def exact(self) -> bool:
+        """Fractions stay exact through + - * / and backward: exact oracles apply."""
+        return self.number_types["fraction"] == "exact"
+
+
+# ---------------------------------------------------------------------- adapters as scalar classes
+_BINARY = ("add", "sub", "mul", "truediv", "pow")
+_UNARY = ("neg", "pos", "abs")
+_CLASSES: dict[int, tuple[Any, type]] = {}  # id(adapter) -> (adapter, its scalar class)
+
+
+def scalar_class(adapter: Any) -> type:
+    """A scalar class over ``adapter`` (an :class:`Adapter`): ``Value(x)``, ``.data``, ``.grad``,
+    ``.backward(create_graph=False)`` and the arithmetic operators, as the harness expects.
+
+    Each Value remembers the Values it was computed from, so that ``backward`` can pass the
+    adapter every leaf the output depends on.  One class per adapter (cached).
+    """
+    if id(adapter) in _CLASSES:
+        return _CLASSES[id(adapter)][1]
+    ops: Mapping[str, Callable[..., Any]] = getattr(adapter, "ops", None) or {}
+    record: Callable[[Any], Any] | None = getattr(adapter, "record", None)
+    read: Callable[[Any, Any], Any] | None = getattr(adapter, "read", None)
+    is_value: Callable[[Any], bool] = getattr(adapter, "is_value", None) or (
+        lambda obj: obj is not None and not isinstance(obj, Number | str)
+    )
+
+    class Value:
+        """A Value of the adapted engine (``inner``) and the Values it was computed from.
+
+        ``parents`` is None for a leaf; ``output`` is (a weak reference to) the latest output
+        a backward pass went through this node from.
+        """
+
+        __slots__ = ("inner", "parents", "output", "__weakref__")
+        inner: Any
+        parents: tuple[Any, ...] | None
+        output: Any
+
+        def __init__(self, x: Any) -> None:
+            self.inner = adapter.make(x)
+            self.parents, self.output = None, None
+
+        def __repr__(self) -> str:
+            return f"Value({self.inner!r})"
+
+        @property
+        def data(self) -> Any:
+            return adapter.data(self.inner)
+
+        @property
+        def grad(self) -> Any:
+            if self.parents is not None and read is not None:  # an interior node, computed on read
+                out = self.output() if self.output is not None else None
+                g = 0 if out is None else read(self.inner, out.inner)
+            else:
+                g = adapter.grad(self.inner)
+            return _wrap(g, self._leaves()) if is_value(g) else g
+
+        @grad.setter
+        def grad(self, g: Any) -> None:
+            set_grad = getattr(adapter, "set_grad", None)
+            if set_grad is None:
+                raise AttributeError(f"the adapter {_name(adapter)} cannot set a gradient (no set_grad)")
+            set_grad(self.inner, _unwrap(g))
+
+        def backward(self, create_graph: bool = False) -> Any:
+            leaves = [leaf.inner for leaf in self._leaves(mark=True)]
+            if create_graph:
+                return adapter.backward(self.inner, leaves, create_graph=True)
+            return adapter.backward(self.inner, leaves)
+
+        def _leaves(self, *, mark: bool = False) -> tuple[Any, ...]:
+            """The leaves this Value depends on, each once (iteratively: graphs may be deep);
+            with ``mark``, every interior node remembers this Value as its latest output."""
+            found: dict[Any, None] = {}
+            seen, stack, me = {id(self)}, [self], weakref.ref(self)
+            while stack:
+                node = stack.pop()
+                if node.parents is None:
+                    found[node] = None
+                    continue
+                if mark:
+                    node.output = me
+                for p in node.parents:
+                    if id(p) not in seen:
+                        seen.add(id(p))
+                        stack.append(p)
+            return tuple(found)
+
+        def __getattr__(self, name: str) -> Any:
+            missing = AttributeError(f"the adapted Value of {_name(adapter)} has no attribute {name!r}")
+            if name.startswith("_") and name not in ops:
+                raise missing
+            fn: Any
+            if name in ops:
+                fn = functools.partial(ops[name], self.inner)
+            else:
+                fn = getattr(self.inner, name, None)
+                if not callable(fn):  # only methods: the harness reads numbers through the adapter
+                    raise missing
+            return functools.partial(_apply, fn, (self,))
+
+    def _wrap(inner: Any, parents: tuple[Any, ...]) -> Value:
+        v = Value.__new__(Value)
+        v.inner, v.parents, v.output = inner, parents, None
+        return v
+
+    def _unwrap(x: Any) -> Any:
+        return x.inner if isinstance(x, Value) else x
+
+    def _apply(fn: Callable[..., Any], operands: tuple[Any, ...], *args: Any) -> Any:
+        result = fn(*[_unwrap(a) for a in args])
+        if result is NotImplemented or not is_value(result):
+            return result
+        if record is not None:
+            record(result)
+        parents = dict.fromkeys(v for v in (*operands, *args) if isinstance(v, Value))
+        return _wrap(result, tuple(parents))
+
+    def _binary(name: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+        forward, reflected = getattr(operator, name), getattr(operator, name)
+
+        def method(self: Value, other: Any) -> Any:
+            return _apply(ops.get(f"__{name}__") or forward, (self,), self.inner, other)
+
+        def rmethod(self: Value, other: Any) -> Any:
+            fn = ops.get(f"__r{name}__")
+            if fn is not None:
+                return _apply(fn, (self,), self.inner, other)
+            return _apply(lambda o, s: reflected(o, s), (self,), other, self.inner)
+
+        return method, rmethod
+
+    for name in _BINARY:
+        method, rmethod = _binary(name)
+        setattr(Value, f"__{name}__", method)
+        setattr(Value, f"__r{name}__", rmethod)
+    for name in _UNARY:
+        fn = ops.get(f"__{name}__") or getattr(operator, name)
+        setattr(
+            Value,
+            f"__{name}__",
+            functools.partialmethod(lambda self, fn: _apply(fn, (self,), self.inner), fn),
+        )
+    Value.__qualname__ = Value.__name__ = "Value"
+    Value.__module__ = __name__
+    _CLASSES[id(adapter)] = (adapter, Value)
+    return Value
+
+
+def _name(adapter: Any) -> str:
+    return str(getattr(adapter, "name", None) or type(adapter).__name__)

@@ -1,0 +1,17 @@
+"""``sound.Value`` that talks: it prints a line when imported, in every ``+`` and in every
+``backward()`` (as engines with debugging prints do).  The audit's stdout must stay clean.
+"""
+
+from tests.engines import sound
+
+print("prints: engine imported")
+
+
+class Value(sound.Value):
+    def __add__(self, other):
+        print("prints: add")
+        return super().__add__(other)
+
+    def backward(self):
+        print("prints: backward", flush=True)
+        super().backward()
