@@ -34,7 +34,7 @@ from tests.engines import (
 )
 
 #: What a probe may report about a correct engine: facts.  Everything else must be caused.
-FACTS = {"convention", "unsupported", "depth_limit"}
+FACTS = {"convention", "unsupported", "depth_limit", "reference_cycles"}
 
 #: fixture -> the findings (kind, op) it must cause beyond the facts; nothing else may appear.
 CAUSED = {
