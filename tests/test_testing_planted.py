@@ -52,7 +52,7 @@ def test_each_check_reports_its_planted_defect_and_not_on_the_sound_engine(check
     assert found.judged > 0
     if kind in DEFECT_KINDS:
         assert found.status == "failed"
-    if check != "determinism":  # (the sound engine's determinism: tests/test_testing_probes.py)
+    if check not in ("determinism", "depth"):  # (the sound engine's: tests/test_testing_probes.py)
         sound = run_check(check, "tests.engines.sound", examples=examples, ops=ops)
         assert not _planted(sound, kind, op, text), (check, sound)
         assert sound.status != "failed", sound
@@ -70,7 +70,7 @@ def test_an_exact_engine_with_one_float_gradient_gets_no_defect_from_the_exact_p
 def test_a_float_engine_gets_the_exact_properties_on_floats():
     # issue 15 item 6: float engines get linearity, build_order, chain_sweep and stateful too
     for check in ("linearity", "build_order", "chain_sweep", "stateful"):
-        found = run_check(check, "tests.engines.planted_stateful", examples=6)
+        found = run_check(check, "tests.engines.planted_stateful", examples=4)
         assert found.judged > 0 and "float" in found.reason, (check, found)
     assert run_check("exact", "tests.engines.planted_stateful", examples=3).status == "not_applicable"
 
