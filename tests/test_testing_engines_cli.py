@@ -28,21 +28,15 @@ def test_json_is_one_document_whatever_the_engine_prints():
     assert data["capabilities"]["gradient_api"] == "backward" and data["capabilities"]["adapter"] is None
 
 
-def test_the_text_report_is_not_interleaved_with_what_the_engine_prints():
-    out = audit_cli("tests.engines.prints", "--examples", "3")
+def test_the_text_report_of_an_adapter_is_not_interleaved_with_what_the_engine_prints():
+    out = audit_cli("--adapter", "tests.engines.prints:adapter", "--examples", "3")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("audit of tests.engines.prints: class Value")
-    for line in ("prints: engine imported", "prints: add", "prints: backward"):
-        assert line not in out.stdout and line in out.stderr
-    assert out.stdout.strip().splitlines()[-1].startswith("verdict: no defects")
-
-
-def test_an_adapter_is_named_on_the_command_line():
-    out = audit_cli("--adapter", "tests.engines.functional:adapter", "--json", "--examples", "3")
-    assert out.returncode == 0, out.stderr
-    caps = json.loads(out.stdout)["capabilities"]
-    assert caps["adapter"] == "tests.engines.functional:adapter" and caps["gradient_api"] == "adapter"
-    assert caps["gradient_convention"] == "the output passed to the adapter's backward"
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("audit of tests.engines.prints (through an adapter): class Value")
+    assert "gradient: adapter, of the output passed to the adapter's backward" in lines
+    for printed in ("prints: engine imported", "prints: add", "prints: backward"):
+        assert printed not in out.stdout and printed in out.stderr
+    assert lines[-1].startswith("verdict: no defects")
 
 
 @pytest.mark.parametrize(
