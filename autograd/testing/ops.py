@@ -353,10 +353,14 @@ _TABLE = [
 OPS: dict[str, OpSpec] = {spec.name: spec for spec in _TABLE}
 
 
+#: The forms of ops registered for a while (an engine's extra ops), kept for the report.
+_FORMS: dict[str, str] = {}
+
+
 def display(op: str | None) -> str | None:
     """How a report names an op: its form (``c * v`` for ``mulc``); unknown names as they are."""
     spec = OPS.get(op) if op is not None else None
-    return spec.label if spec is not None else op
+    return spec.label if spec is not None else _FORMS.get(op, op) if op is not None else None
 
 
 @contextlib.contextmanager
@@ -368,6 +372,7 @@ def registered(*specs: OpSpec) -> Iterator[None]:
     if clash:
         raise ValueError(f"registered: {clash} are already ops of the table")
     OPS.update({s.name: s for s in specs})
+    _FORMS.update({s.name: s.label for s in specs})
     try:
         yield
     finally:
