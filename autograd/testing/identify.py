@@ -139,9 +139,10 @@ def _number(eng: Engine, out: Any) -> float | None:
 
 def engine_values(eng: Engine, method: str, arity: int) -> dict[Any, float]:
     """The method's finite values at ``POINTS`` (or ``PAIRS``), where the engine gives one."""
-    values = {}
-    for at in POINTS if arity == 1 else PAIRS:
-        args = (at,) if arity == 1 else at
+    values: dict[Any, float] = {}
+    points: tuple[Any, ...] = POINTS if arity == 1 else PAIRS
+    for at in points:
+        args = (at,) if arity == 1 else tuple(at)
         try:
             out = _call(method, arity)(eng, [eng.make(a) for a in args], None)
         except Exception:  # the engine's refusal at this point: no value to compare
