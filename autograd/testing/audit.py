@@ -60,7 +60,9 @@ from autograd.testing.checks import (
 from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS, CheckOutcome, Finding
 from autograd.testing.graph import Graph, Node
+from autograd.testing.identify import extra_capabilities
 from autograd.testing.ops import OPS, display, sym_const
+from autograd.testing.selfcheck import extra_op_outcomes
 
 __all__ = [
     "DEFECT_KINDS",
@@ -847,6 +849,7 @@ def capabilities(eng: Engine) -> dict[str, Any]:
         "exact": eng.exact,
         "fused": [op for op in ("vsum", "dot") if op in ops],
         "higher_order": eng.higher_order,
+        **extra_capabilities(eng),  # aliases ({"ln": "log"}) and extra_ops (form -> identified as)
     }
 
 
@@ -905,6 +908,7 @@ def audit(
     }
     graph_outcomes, convention = _graph_checks(eng, caps["ops"], examples, seed)
     outcomes.update(graph_outcomes)
+    outcomes.update((o.name, o) for o in extra_op_outcomes(eng, examples, seed))
     probe_outcomes = _run_probes(eng, examples, seed)
     for outcome in probe_outcomes:
         outcomes[outcome.name] = outcome

@@ -142,7 +142,29 @@ def _regions(spec: OpSpec, const: Any) -> list[Any]:
 
 
 def _inside(region: Any, x: float) -> bool:
-    return bool(region.contains(sympy.Rational(x)) is sympy.true)
+    return any(
+        (lo < x or (lo == x and lo_in)) and (x < hi or (x == hi and hi_in))
+        for lo, hi, lo_in, hi_in in _pieces(region)
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def _pieces(region: Any) -> tuple[tuple[float, float, bool, bool], ...]:
+    """A region (a union of intervals and points) as float intervals (lo, hi, lo closed, hi closed)."""
+    sets = region.args if isinstance(region, sympy.Union) else (region,)
+    pieces = []
+    for part in sets:
+        if part is sympy.S.EmptySet:
+            continue
+        if isinstance(part, sympy.FiniteSet):
+            pieces += [(float(p), float(p), True, True) for p in part]
+            continue
+        if part is sympy.S.Reals:
+            part = sympy.Interval(-sympy.oo, sympy.oo)
+        if not isinstance(part, sympy.Interval):
+            raise TypeError(f"region {region}: only unions of intervals and points are supported")
+        pieces.append((float(part.start), float(part.end), not part.left_open, not part.right_open))
+    return tuple(pieces)
 
 
 @functools.lru_cache(maxsize=None, typed=True)  # typed: 0.5 and Fraction(1, 2) are different constants
