@@ -92,9 +92,9 @@ CATALOGUE: tuple[OpSpec, ...] = (
          fwd_err=lambda x, c, o: 16 * abs(o), partial_err=lambda x, c, o: 32),
     # families: the parameter is the row's constant, fitted from the engine's values (FIT)
     _row("leaky_relu", lambda s, c: Relu(s) - sym_const(c) * Relu(-s), lambda x, c: x if x > 0 else c * x,
-         consts=(0.01,), kinks=(0.0,), partial_err=lambda x, c, o: 1),
+         consts=(0.01,), parameter=True, kinks=(0.0,), partial_err=lambda x, c, o: 1),
     _row("elu", lambda s, c: Relu(s) + sym_const(c) * (sympy.exp(-Relu(-s)) - 1), _elu,
-         consts=(1.0,), kinks=(0.0,), partial_err=_O1),
+         consts=(1.0,), parameter=True, kinks=(0.0,), partial_err=_O1),
 )  # fmt: skip
 
 

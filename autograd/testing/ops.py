@@ -157,6 +157,8 @@ class OpSpec:
     #: Where each operand may lie for the value to be a real number (see the module docstring);
     #: the sets of the first ``arity`` operands are used.  Default: everywhere.
     region: Callable[[Num], tuple[Any, ...]] = _reals
+    #: ``consts`` hold a parameter of the function (leaky_relu's slope), not a constant operand.
+    parameter: bool = False
 
     @property
     def variadic(self) -> bool:

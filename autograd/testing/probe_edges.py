@@ -131,6 +131,8 @@ def edge_consts(spec: OpSpec, usable: tuple[Any, ...] | None = None) -> tuple[An
     if not consts:
         return ()
     zero = type(consts[0])(0)
+    if spec.parameter:  # a family's fitted parameter: the engine's function has that one only
+        return tuple(consts)
     if not any(_same(zero, c) for c in consts) and _regions(spec, zero)[0] is not sympy.S.EmptySet:
         consts = (*consts, zero)
     return tuple(consts)
@@ -148,7 +150,7 @@ def _inside(region: Any, x: float) -> bool:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _pieces(region: Any) -> tuple[tuple[float, float, bool, bool], ...]:
     """A region (a union of intervals and points) as float intervals (lo, hi, lo closed, hi closed)."""
     sets = region.args if isinstance(region, sympy.Union) else (region,)
