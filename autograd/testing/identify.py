@@ -57,8 +57,13 @@ MIN_AGREE = 4
 BINARY_KNOWN = ("add", "sub", "mul", "div", "vpow")
 #: Dunder operators that map one Value to a Value and are not in the table.
 UNARY_DUNDERS = ("__abs__", "__pos__")
-#: Names that say a method does something other than compute (never called).
-SKIP = re.compile(r"back|grad|zero|draw|plot|show|save|load|dump|print|write|read|topo|param|graph|viz|dot")
+#: Names that say a method does something other than compute (never called), or stops the
+#: gradient on purpose (detach: its gradient is 0 by design, not a defect).
+SKIP = re.compile(
+    r"back|grad|zero|draw|plot|show|save|load|dump|print|write|read|topo|param|graph|viz|dot"
+    r"|detach|stop|freeze|const|clone|copy|step|update|item|numpy|list",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
