@@ -239,7 +239,7 @@ def test_json_follows_the_documented_schema():
     assert capabilities <= set(data["capabilities"])
     assert set(data["checks"].values()) <= {"passed", "failed", "not_applicable"}
     assert data["checks"]["exact"] == "failed"
-    keys = {"kind", "check", "op", "summary", "reproducer", "expected", "actual"}
+    keys = {"kind", "check", "op", "form", "summary", "reproducer", "expected", "actual"}
     assert data["findings"] and all(set(f) == keys for f in data["findings"])
     assert data["defects"] == sum(f["kind"] in ("wrong_gradient", "wrong_value", "crash", "nondeterministic")
                                   for f in data["findings"])  # fmt: skip
