@@ -564,6 +564,8 @@ def _accepts(eng: Engine, point: EdgePoint, how: str, what: Any) -> Finding:
             "    print('refused:', type(exc).__name__, exc)",
         ],
     )
-    kind = "a complex number" if how == "complex" else "a finite number"
+    kind = "a finite number" if how == "finite" else "a complex number"
+    if how != "finite" and not isinstance(what, complex):
+        kind = "something that is not a number"
     summary = f"{point.label()} is not a real number, yet returns {kind}: {what!r}"
     return Finding("accepts_invalid", "out_of_domain", summary, point.op, repro, want, repr(what))
