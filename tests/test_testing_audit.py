@@ -312,7 +312,9 @@ def test_second_order_hook_reports_only_confirmed_hessians(monkeypatch):
     monkeypatch.setitem(sys.modules, "autograd.testing.higher", stub)
     floats = resolve_engine("tests.engines.audit_scalar_backwards")
     floats.__dict__["higher_order"] = True  # (the cached probe's answer, overridden for the stub)
-    outcome = _check_second_order(floats, examples=30, seed=0)
+    # the search stops at its first defect: a seed whose draws meet an add-free graph before
+    # it (the draws depend on the rows of the op table)
+    outcome = _check_second_order(floats, examples=30, seed=5)
     kinds = {f.kind for f in outcome.findings}
     assert outcome.status == "failed" and kinds == {"wrong_gradient", "inconclusive"}
     (confirmed,) = [f for f in outcome.findings if f.kind == "wrong_gradient"]
