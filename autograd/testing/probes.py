@@ -422,7 +422,7 @@ def _str_operand(eng: Engine) -> list[Finding]:
 
 # ---------------------------------------------------------------------- edge points
 # derived from the op table: autograd.testing.probe_edges
-from autograd.testing.probe_edges import probe_edge_points  # noqa: E402
+from autograd.testing.probe_edges import probe_edge_points, probe_out_of_domain  # noqa: E402
 
 
 # ---------------------------------------------------------------------- conventions
@@ -621,6 +621,7 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
 PROBES: dict[str, Callable[..., CheckOutcome]] = {
     "support": probe_support,
     "edge_points": probe_edge_points,
+    "out_of_domain": probe_out_of_domain,
     "bad_inputs": probe_bad_inputs,
     "conventions": probe_conventions,
     "determinism": probe_determinism,
