@@ -241,7 +241,7 @@ def test_json_follows_the_documented_schema():
     assert capabilities <= set(data["capabilities"])
     assert set(data["checks"].values()) <= {"passed", "failed", "not_applicable"}
     assert data["checks"]["exact"] == "failed"
-    keys = {"kind", "check", "op", "summary", "reproducer", "expected", "actual"}
+    keys = {"kind", "check", "op", "form", "summary", "reproducer", "expected", "actual"}
     assert data["findings"] and all(set(f) == keys for f in data["findings"])
     assert data["defects"] == sum(f["kind"] in ("wrong_gradient", "wrong_value", "crash", "nondeterministic")
                                   for f in data["findings"])  # fmt: skip
@@ -324,7 +324,9 @@ def test_second_order_hook_reports_only_confirmed_hessians(monkeypatch):
     monkeypatch.setattr(higher, "engine_derivatives", lambda graph, engine, order: None)
     floats = resolve_engine("tests.engines.audit_scalar_backwards")
     floats.__dict__["higher_order"] = True  # (the cached probe's answer, overridden for the stub)
-    outcome = _check_second_order(floats, examples=30, seed=0)
+    # the search stops at its first defect: a seed whose draws meet an add-free graph before
+    # it (the draws depend on the rows of the op table)
+    outcome = _check_second_order(floats, examples=30, seed=5)
     kinds = {f.kind for f in outcome.findings}
     assert outcome.status == "failed" and kinds == {"wrong_gradient", "inconclusive"}
     (confirmed,) = [f for f in outcome.findings if f.kind == "wrong_gradient"]

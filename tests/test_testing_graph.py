@@ -196,7 +196,8 @@ def test_micrograd_is_checked_on_the_ops_it_has():
     import micrograd.engine as micrograd  # a test dependency (tox.ini), never skipped
     engine = resolve_engine(micrograd)
     assert [op for op in OPS if engine.supports(op)] == ["add", "mul", "neg", "sub", "div", "addc", "rsub",
-                                                         "mulc", "rdiv", "powc", "relu"]  # fmt: skip
+                                                         "mulc", "rdiv", "powc", "relu", "radd", "subc",
+                                                         "vmulc", "divc"]  # fmt: skip
     results = verify_engine(micrograd, checks=["exact", "symbolic", "backward_twice"], max_examples=20)
     for check in ("exact", "symbolic"):  # no op it lacks; its one known defect, x ** 0 at 0 (AUDITS.md),
         result = results[check]  # fails a check only where the sample draws it

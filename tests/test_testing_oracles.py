@@ -70,7 +70,7 @@ def test_exact_oracle_passes_the_engine_and_catches_a_rule_off_by_1e_9(op):
 
 def test_rational_ops_cover_the_closed_part_of_the_table():
     assert set(RATIONAL_OPS) == {"add", "mul", "neg", "sub", "div", "addc", "rsub", "mulc", "rdiv", "powc",
-                                 "relu", "vsum", "dot"}  # fmt: skip
+                                 "relu", "vsum", "dot", "radd", "subc", "vmulc", "divc"}  # fmt: skip
 
 
 def test_mismatch_message_shows_every_leaf_the_expression_and_a_runnable_snippet():

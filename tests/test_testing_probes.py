@@ -13,7 +13,7 @@ import sys
 import pytest
 
 import autograd
-from autograd.testing import audit, probes, resolve_engine
+from autograd.testing import audit, probe_edges, probes, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS
 from autograd.testing.graph import OracleInconclusive
 from autograd.testing.probes import PROBES
@@ -49,7 +49,8 @@ CAUSED = {
     sigmoid_overflow: {("crash", "sigmoid")},
     wrong_rule: {("wrong_gradient", "exp")},
     exp_flushes: {("inconclusive", "exp")},
-    accepts_strings: {("accepts_invalid", None), ("accepts_invalid", "mul")},
+    # no validation at all: (-1.0) ** 0.5 becomes a complex data value too (out_of_domain)
+    accepts_strings: {("accepts_invalid", None), ("accepts_invalid", "mul"), ("accepts_invalid", "powc")},
     set_parents: {("nondeterministic", None)},
 }
 
@@ -65,7 +66,7 @@ def caused(outcomes):
 @pytest.mark.parametrize("fixture", list(CAUSED), ids=lambda m: m.__name__.split(".")[-1])
 def test_each_fixture_causes_exactly_its_findings(fixture):
     outcomes = [run(name, fixture.Value) for name in PROBES if name != "depth"]  # depth: below
-    assert caused(outcomes) == CAUSED[fixture]
+    assert caused(outcomes) == CAUSED[fixture]  # edge points: also tests/test_testing_edges.py
     for outcome in outcomes:
         assert all(f.kind in FINDING_KINDS for f in outcome.findings)
         has_defect = any(f.kind in DEFECT_KINDS for f in outcome.findings)
@@ -164,13 +165,10 @@ def unsupported_ops(fixture):
 
 def test_missing_ops_are_reported_and_never_applied():
     assert unsupported_ops(missing_ops) - unsupported_ops(sound) == {
-        "neg", "rsub", "mulc", "rdiv", "exp", "log", "tanh", "relu", "sigmoid",
+        "neg", "radd", "rsub", "mulc", "rdiv", "exp", "log", "tanh", "relu", "sigmoid",
     }  # fmt: skip
     summaries = " ".join(f.summary for f in run("support", missing_ops.Value).findings)
     assert "x ** 2 is not supported" in summaries
-    edge = run("edge_points", missing_ops.Value)  # every edge point needs an op it lacks
-    assert edge.status == "not_applicable" and edge.findings == []
-    assert "skipped, the engine lacks x ** 0, x ** 1, x ** 2, x.relu(), x.tanh()," in edge.reason
 
 
 @pytest.mark.parametrize(
@@ -194,11 +192,7 @@ def run_reproducer(code):
 
 @pytest.mark.parametrize(
     ("fixture", "probe", "shows"),
-    [(pow0_crash, "edge_points", "expected: value 1.0, gradient 0.0; actual: ZeroDivisionError"),
-     (tanh_tiny, "edge_points", "expected: value 1e-300, gradient 1.0; actual: value 0.0"),
-     (sigmoid_overflow, "edge_points", "expected: value 0.0, gradient 0.0; actual: OverflowError"),
-     (wrong_rule, "edge_points", "expected: value 1.0, gradient 1.0; actual: value 1.0 , gradient 1e-300"),
-     (accepts_strings, "bad_inputs", "'abc' expected: an error at once; actual: accepted, then TypeError"),
+    [(accepts_strings, "bad_inputs", "'abc' expected: an error at once; actual: accepted, then TypeError"),
      (recursive, "depth", "actual: RecursionError"),
      (set_parents, "determinism", "PYTHONHASHSEED=1: d y/d x in each build:")],
 )  # fmt: skip
@@ -265,10 +259,9 @@ def test_an_oracle_that_cannot_judge_a_point_gives_no_verdict(monkeypatch):
     def cannot_judge(*args, **kwargs):
         raise OracleInconclusive("cannot judge")
 
-    monkeypatch.setattr(probes, "_fd_row", cannot_judge)
+    monkeypatch.setattr(probe_edges, "_fd_row", cannot_judge)
     # sympy rejects wrong_rule's exp gradient, finite differences cannot say: no confirmation
-    assert caused([run("edge_points", wrong_rule.Value)]) == {("inconclusive", "exp")}
+    outcome = run("edge_points", wrong_rule.Value)
+    assert ("inconclusive", "exp") in caused([outcome]) and ("wrong_gradient", "exp") not in caused([outcome])
+    assert outcome.inconclusive >= 1
     assert run("edge_points", sound.Value).findings == []  # sympy accepts: nothing to report
-    monkeypatch.setattr(probes, "_reference", cannot_judge)
-    outcome = run("edge_points", tanh_tiny.Value)  # no reference: not even its wrong value is judged
-    assert {f.kind for f in outcome.findings} == {"inconclusive"} and outcome.status == "passed"

@@ -18,7 +18,7 @@ RULES = {
     "addc": "_add_back", "rsub": "_sub_back", "mulc": "_mul_back", "rdiv": "_div_back", "powc": "_pow_back",
     "vpow": "_value_pow_back", "rpow": "_value_pow_back", "exp": "_exp_back", "log": "_log_back",
     "tanh": "_tanh_back", "relu": "_relu_back", "sigmoid": "_sigmoid_back", "vsum": "_vsum_back",
-    "dot": "_dot_back",
+    "dot": "_dot_back", "radd": "_add_back", "subc": "_sub_back", "vmulc": "_mul_back", "divc": "_div_back",
 }  # fmt: skip
 
 # One small graph per op of the table; its first node is the op under test (leaves inside the domain).
@@ -42,6 +42,10 @@ OP_GRAPHS = {
     "sigmoid": Graph((0.7,), (Node("sigmoid", (0,)),)),
     "vsum": Graph((0.7, -1.3, 2.1), (Node("vsum", (0, 1, 2)), Node("mul", (3, 0)))),
     "dot": Graph((0.7, -1.3, 2.1, 0.4, -0.9), (Node("dot", (0, 1, 2, 3, 4)),)),
+    "radd": Graph((0.7,), (Node("radd", (0,), 0.25), Node("mul", (1, 0)))),
+    "subc": Graph((0.7,), (Node("subc", (0,), 0.5), Node("mul", (1, 0)))),
+    "vmulc": Graph((0.7,), (Node("vmulc", (0,), 1.5), Node("mul", (1, 0)))),
+    "divc": Graph((0.7,), (Node("divc", (0,), Fraction(3, 2)), Node("mul", (1, 0)))),
 }
 
 #: 1 + 1e-9, exact, so that the exact oracle sees it exactly.

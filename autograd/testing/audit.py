@@ -72,8 +72,10 @@ from autograd.testing.checks import (
 from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outcome
 from autograd.testing.graph import Graph, Node, OracleInconclusive
+from autograd.testing.identify import extra_capabilities
 from autograd.testing.ops import OPS, sym_const
 from autograd.testing.report import DEFAULT_EXAMPLES, SCHEMA_VERSION, AuditCase, AuditReport
+from autograd.testing.selfcheck import extra_op_outcomes
 
 __all__ = [
     "CHECKS",
@@ -739,6 +741,7 @@ def capabilities(eng: Engine) -> dict[str, Any]:
         "gradient_api": eng.gradient_api,
         "gradient_convention": eng.gradient_convention,
         "adapter": eng.adapter or None,
+        **extra_capabilities(eng),  # aliases ({"ln": "log"}) and extra_ops (form -> identified as)
     }
 
 
@@ -848,6 +851,7 @@ def audit(
     outcomes: dict[str, CheckOutcome] = {"ops": _check_ops(eng, caps)}
     graph_outcomes, convention = _graph_checks(eng, caps["ops"], examples, seed)
     outcomes.update(graph_outcomes)
+    outcomes.update((o.name, o) for o in extra_op_outcomes(eng, examples, seed))
     probe_outcomes = _run_probes(eng, examples, seed)
     for probe_outcome in probe_outcomes:
         outcomes[probe_outcome.name] = probe_outcome

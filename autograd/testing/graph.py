@@ -24,6 +24,7 @@ from mpmath import iv
 from mpmath.libmp import to_float  # type: ignore[import-untyped]
 from sympy.printing.pycode import MpmathPrinter  # type: ignore[import-untyped]
 
+from autograd.testing.catalogue import EXACT_FUNCTIONS, INTERVAL_FUNCTIONS
 from autograd.testing.engines import resolve_engine
 from autograd.testing.ops import OPS, const_source, sym_const
 
@@ -299,7 +300,7 @@ def _step(x: Any) -> Any:
     return 1 if x > 0 else 0
 
 
-_EXACT_NAMESPACE = {"mpf": Fraction, "Relu": _relu, "Step": _step}
+_EXACT_NAMESPACE = {"mpf": Fraction, "Relu": _relu, "Step": _step, **EXACT_FUNCTIONS}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -353,6 +354,7 @@ def _iv_tanh(x: Any) -> Any:  # mpmath.iv has no tanh; x appears once, so the in
 _INTERVAL_NAMESPACE = {
     "mpf": iv.mpf, "exp": iv.exp, "log": iv.ln, "sqrt": iv.sqrt, "tanh": _iv_tanh,
     "Relu": _iv_relu, "Step": _iv_step, "sign": _iv_sign, "e": iv.e, "pi": iv.pi,
+    **INTERVAL_FUNCTIONS,  # the catalogue's functions (an engine's identified extra ops)
 }  # fmt: skip
 
 

@@ -50,7 +50,6 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -58,9 +57,7 @@ from autograd.testing import verdicts
 from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
-from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.ops import OPS
-from autograd.testing.oracles import EPS, FD_ATOL, FD_RTOL, SYMBOLIC_SAFETY, TINY, _compare, _fd_row
 
 __all__ = [
     "PROBES",
@@ -427,183 +424,8 @@ def _str_operand(eng: Engine) -> list[Finding]:
 
 
 # ---------------------------------------------------------------------- edge points
-@dataclass(frozen=True)
-class EdgePoint:
-    """``op`` (with ``const``) at ``x``: inside the op's domain, with a finite value and gradient."""
-
-    op: str
-    x: float
-    const: Any = None
-    check_gradient: bool = True  # relu's derivative at its kink is a convention (see conventions)
-
-    def source(self) -> str:
-        return OPS[self.op].source(["x"], self.const)
-
-    def label(self) -> str:
-        return f"{self.source()} at x = {self.x!r}"
-
-
-TINY_INPUTS = (1e-300, -1e-300, 5e-324, -5e-324)
-EDGE_POINTS: tuple[EdgePoint, ...] = (
-    EdgePoint("powc", 0.0, 0),
-    EdgePoint("powc", 0.0, 1),
-    EdgePoint("powc", 0.0, 2),
-    EdgePoint("relu", 0.0, check_gradient=False),
-    *(EdgePoint(op, x) for op in ("tanh", "sigmoid", "exp") for x in TINY_INPUTS),
-    EdgePoint("tanh", 1e4),
-    EdgePoint("tanh", -1e4),
-    EdgePoint("sigmoid", 100.0),
-    EdgePoint("sigmoid", -100.0),  # 3.7e-44: a float, though some engines clamp it to 0
-    EdgePoint("sigmoid", 1e4),
-    EdgePoint("sigmoid", -1e4),
-    EdgePoint("exp", 700.0),
-    EdgePoint("exp", -700.0),
-)
-#: Ops whose local derivative is formed from O(1) quantities (1 - t*t, s*(1 - s)): rounding
-#: them errs by a few eps absolutely, however small the derivative itself is.
-_BOUNDED_PARTIALS = frozenset({"tanh", "sigmoid"})
-
-
-def _supported(eng: Engine, point: EdgePoint) -> bool:
-    spec = OPS[point.op]
-    if not eng.supports(point.op):
-        return False
-    return point.const is None or any(_same_const(point.const, c) for c in spec.usable_consts(eng))
-
-
-def _reference(point: EdgePoint) -> tuple[Any, Any]:
-    """sympy's value and derivative of the op at the point, evaluated by mpmath."""
-    graph = Graph((point.x,), (Node(point.op, (0,), point.const),))
-    value, (grad,) = graph.mp_value_and_gradient()
-    return value, grad
-
-
-def _forward_tol(point: EdgePoint, value: Any) -> float:
-    err = OPS[point.op].fwd_err([point.x], point.const, float(value))
-    return float(SYMBOLIC_SAFETY * (EPS * err + TINY))
-
-
-def _gradient_tol(point: EdgePoint, value: Any, grad: Any) -> float:
-    try:
-        partial_err = float(OPS[point.op].partial_err([point.x], point.const, float(value)))
-    except ZeroDivisionError:  # 1 - t*t with t == 1: the absolute term below covers it
-        partial_err = 0.0
-    absolute = 1.0 if point.op in _BOUNDED_PARTIALS else 0.0
-    return float(SYMBOLIC_SAFETY * (EPS * ((2 + partial_err) * abs(float(grad)) + absolute) + TINY))
-
-
-def _edge_reproducer(eng: Engine, point: EdgePoint, want_value: float, want_grad: float | None) -> str:
-    want = f"value {want_value!r}" + ("" if want_grad is None else f", gradient {want_grad!r}")
-    return _program(
-        eng,
-        f"# expected (sympy, evaluated by mpmath): {want}",
-        "try:",
-        f"    x = {{V}}({point.x!r})",
-        f"    y = {point.source()}",
-        "    y.{backward}()",
-        f"    print('expected: {want}; actual: value', repr(y.{{data}}), ', gradient', repr(x.{{grad}}))",
-        "except Exception as exc:",
-        f"    print('expected: {want}; actual:', type(exc).__name__, exc)",
-    )
-
-
-def _probe_point(eng: Engine, point: EdgePoint) -> list[Finding]:
-    try:
-        value, grad = _reference(point)
-    except Exception as exc:  # the reference cannot judge this point (OracleInconclusive): no verdict
-        return [
-            Finding("inconclusive", "edge_points", f"{point.label()}: no reference ({_error(exc)})", point.op)
-        ]
-    want_value = float(value)
-    want_grad = float(grad) if point.check_gradient else None
-    repro = _edge_reproducer(eng, point, want_value, want_grad)
-    stage = "forward"
-    try:
-        x = eng.make(point.x)
-        y = OPS[point.op].apply(eng, [x], point.const)
-        got_value = eng.data(y)
-        stage = "backward()"
-        eng.backward(y)
-        got_grad = eng.grad(x)
-    except Exception as exc:
-        return [
-            Finding(
-                "crash",
-                "edge_points",
-                f"{point.label()}: {stage} raises {_error(exc)}",
-                point.op,
-                repro,
-                f"value {want_value!r}" + ("" if want_grad is None else f", gradient {want_grad!r}"),
-                _error(exc),
-            )
-        ]
-    findings = []
-    row = _compare("x", point.x, got_value, value, _forward_tol(point, value))
-    if not row.ok:
-        findings.append(
-            Finding(
-                "wrong_value",
-                "edge_points",
-                f"{point.label()}: value {_show(got_value)}, expected {want_value!r}",
-                point.op,
-                repro,
-                repr(want_value),
-                _show(got_value),
-            )
-        )
-    if point.check_gradient:
-        findings += _judge_gradient(point, value, grad, got_grad, repro)
-    return findings
-
-
-def _judge_gradient(point: EdgePoint, value: Any, grad: Any, got: Any, repro: str) -> list[Finding]:
-    """Two independent oracles: sympy's derivative (mpmath) and central differences of the op."""
-    symbolic = _compare("x", point.x, got, grad, _gradient_tol(point, value, grad))
-
-    def f(xs: list[float]) -> float:
-        return float(OPS[point.op].num(xs, point.const))
-
-    try:
-        row = _fd_row(f, [point.x], 0, got, "x", FD_RTOL, FD_ATOL)
-        numeric_ok, numeric = row.ok, f"{float(row.oracle)!r} ({'agrees' if row.ok else 'differs'})"
-    except OracleInconclusive as exc:  # finite differences cannot judge here: no second vote
-        numeric_ok, numeric = None, f"cannot judge ({exc.reason})"
-    verdict = verdicts.confirm(not symbolic.ok, None if numeric_ok is None else not numeric_ok)
-    if verdict is None:
-        return []
-    want = float(grad)
-    judged = f"sympy/mpmath {want!r} ({'agrees' if symbolic.ok else 'differs'}), finite differences {numeric}"
-    kind = "wrong_gradient" if verdict == "defect" else "inconclusive"
-    return [
-        Finding(
-            kind,
-            "edge_points",
-            f"{point.label()}: gradient {_show(got)}; {judged}",
-            point.op,
-            repro,
-            repr(want),
-            _show(got),
-        )
-    ]
-
-
-def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
-    """Each op at the edge points it supports; every point independently of the others."""
-    eng = resolve_engine(engine)
-    findings: list[Finding] = []
-    skipped = []
-    for point in EDGE_POINTS:
-        if _supported(eng, point):
-            findings += _probe_point(eng, point)
-        else:
-            skipped.append(point.source())
-    reason = f"{len(EDGE_POINTS) - len(skipped)} points inside the ops' domains"
-    if skipped:
-        reason += f" ({len(skipped)} skipped, the engine lacks {', '.join(dict.fromkeys(skipped))})"
-    if len(skipped) == len(EDGE_POINTS):
-        return CheckOutcome("edge_points", "not_applicable", [], reason)
-    judged = len(EDGE_POINTS) - len(skipped)
-    return outcome("edge_points", _merge_by_op(findings), judged=judged, unit="points", reason=reason)
+# derived from the op table: autograd.testing.probe_edges
+from autograd.testing.probe_edges import probe_edge_points, probe_out_of_domain  # noqa: E402
 
 
 # ---------------------------------------------------------------------- conventions
@@ -812,6 +634,7 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
 PROBES: dict[str, Callable[..., CheckOutcome]] = {
     "support": probe_support,
     "edge_points": probe_edge_points,
+    "out_of_domain": probe_out_of_domain,
     "bad_inputs": probe_bad_inputs,
     "conventions": probe_conventions,
     "determinism": probe_determinism,

@@ -13,6 +13,7 @@ from typing import Any
 
 from autograd.testing import verdicts
 from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS, CheckOutcome, Finding
+from autograd.testing.ops import display
 
 __all__ = ["DEFAULT_EXAMPLES", "SCHEMA_VERSION", "AuditCase", "AuditReport"]
 
@@ -94,6 +95,7 @@ class AuditReport:
                     "kind": f.kind,
                     "check": f.check,
                     "op": f.op,
+                    "form": display(f.op),
                     "summary": f.summary,
                     "reproducer": f.reproducer,
                     "expected": f.expected,
@@ -131,8 +133,12 @@ class AuditReport:
             f"audit of {self.engine}: class {self.class_name} (number .{acc.get('data')}, "
             f"gradient .{acc.get('grad')}, {acc.get('backward')}())",
             f"settings: {self.examples} examples per search, seed {self.seed}{took}",
-            f"ops: {', '.join(caps['ops'])}"
-            + (f"; missing: {', '.join(caps['missing_ops'])}" if caps["missing_ops"] else ""),
+            f"ops: {', '.join(map(str, map(display, caps['ops'])))}"
+            + (
+                f"; missing: {', '.join(map(str, map(display, caps['missing_ops'])))}"
+                if caps["missing_ops"]
+                else ""
+            ),
             f"numbers: int {caps['int']}, Fraction {caps['fraction']}; higher order: "
             f"{'yes' if caps['higher_order'] else 'no'}",
             *(
@@ -148,12 +154,12 @@ class AuditReport:
             group = [f for f in findings if f.kind == kind]
             if group:
                 lines.append(f"\n{kind} ({len(group)})" + (" -- DEFECT" if kind in DEFECT_KINDS else ""))
-                lines += [f"  [{f.check}] {f'{f.op}: ' if f.op else ''}{f.summary}" for f in group]
+                lines += [f"  [{f.check}] {f'{display(f.op)}: ' if f.op else ''}{f.summary}" for f in group]
         reproducible = [f for f in findings if f.reproducer and f.kind in (*DEFECT_KINDS, "inconclusive")]
         if reproducible:
             lines.append("\nreproducers")
             for f in reproducible:
-                lines.append(f"--- {f.kind} {f.op or ''} [{f.check}]".rstrip())
+                lines.append(f"--- {f.kind} {display(f.op) or ''} [{f.check}]".rstrip())
                 lines.append(f.reproducer)
         lines.append("")
         lines.append(self.verdict())

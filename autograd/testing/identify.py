@@ -1,0 +1,282 @@
+"""The ops an engine has beyond the table, found and identified by behaviour.
+
+:func:`extra_ops` lists every public method of the engine's class (and ``__abs__``,
+``__pos__``) that maps Values to a Value: called with no argument (unary) or with one
+other Value (binary), on a fresh Value, it returns a Value.  Methods the table already
+calls (``exp``, ``log``, ...) and the engine's own API (backward, data, gradient) are left
+out, and so are names that say they do something else (``zero_grad``, ``draw``, ...).
+
+Each is then identified by its VALUES, never its name: at ``POINTS`` (pairs ``PAIRS`` for
+a binary method) its results are compared with every row of
+:mod:`autograd.testing.catalogue` (binary: the table's binary ops); the first row that
+agrees to ``AGREE_RTOL`` at every point where both are defined, at ``MIN_AGREE`` points
+at least, names it (a family's parameter, leaky_relu's slope, is fitted from the values
+first).  A method nobody identifies stays unknown: :mod:`autograd.testing.selfcheck`
+checks it by self-consistency.  Either way it becomes an :class:`OpSpec` of its own
+(``ln~log``, ``bump~?``), registered in ``OPS`` only while it is being checked
+(:func:`registered_extras`), so that graphs, strategies and oracles handle it like a
+table op.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import sympy  # type: ignore[import-untyped]
+
+from autograd.testing.catalogue import CATALOGUE, FIT
+from autograd.testing.engines import Engine
+from autograd.testing.ops import AWAY_FROM_ZERO, KINK_MARGIN, OPS, OpSpec, registered
+
+__all__ = [
+    "AGREE_RTOL",
+    "MIN_AGREE",
+    "PAIRS",
+    "POINTS",
+    "ExtraOp",
+    "extra_capabilities",
+    "extra_ops",
+    "registered_extras",
+]
+
+#: Where a unary method's values are compared with the catalogue.
+POINTS = (-2.5, -1.3, -0.6, -0.2, 0.3, 0.7, 1.1, 1.9, 2.7)
+#: ... and a binary method's (a positive first operand: ``v ** w`` is defined there).
+PAIRS = ((0.7, 1.3), (1.9, -0.4), (2.3, 0.6), (0.4, 2.2), (1.6, -1.1))
+#: Relative agreement that identifies a function (values computed by another formula agree
+#: to a few ulps; a different function differs by far more at one of the points at least).
+AGREE_RTOL = 1e-9
+MIN_AGREE = 4
+#: The table's binary ops a binary method is compared with.
+BINARY_KNOWN = ("add", "sub", "mul", "div", "vpow")
+#: Dunder operators that map one Value to a Value and are not in the table.
+UNARY_DUNDERS = ("__abs__", "__pos__")
+#: Names that say a method does something other than compute (never called), or stops the
+#: gradient on purpose (detach: its gradient is 0 by design, not a defect).
+SKIP = re.compile(
+    r"back|grad|zero|draw|plot|show|save|load|dump|print|write|read|topo|param|graph|viz|dot"
+    r"|detach|stop|freeze|const|clone|copy|step|update|item|numpy|list",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class ExtraOp:
+    """A method of the engine's class beyond the table, and what it was identified as."""
+
+    method: str
+    arity: int
+    known: str | None  # the catalogue / table row it behaves like; None: unidentified
+    spec: OpSpec  # registered under spec.name while it is checked
+
+    @property
+    def form(self) -> str:
+        return self.spec.label
+
+
+def _form(method: str, arity: int) -> tuple[str, Callable[[Any, Any], str]]:
+    """How the method reads in a report (``abs(v)``) and the source applying it to named Values."""
+    if method == "__abs__":
+        return "abs(v)", lambda n, c: f"abs({n[0]})"
+    if method == "__pos__":
+        return "+v", lambda n, c: f"+{n[0]}"
+    if arity == 1:
+        return f"v.{method}()", lambda n, c: f"{n[0]}.{method}()"
+    return f"v.{method}(w)", lambda n, c: f"{n[0]}.{method}({n[1]})"
+
+
+def _call(method: str, arity: int) -> Callable[[Any, list[Any], Any], Any]:
+    if arity == 1:
+        return lambda e, v, c: getattr(v[0], method)()
+    return lambda e, v, c: getattr(v[0], method)(v[1])
+
+
+def _table_methods() -> set[str]:
+    """The methods the table's unary ops call (``x.exp()`` -> exp): checked as table ops already."""
+    names = set()
+    for spec in OPS.values():
+        if spec.arity == 1 and not spec.consts:
+            found = re.fullmatch(r"x\.(\w+)\(\)", spec.source(["x"], None))
+            if found:
+                names.add(found.group(1))
+    return names
+
+
+def _candidates(eng: Engine) -> list[str]:
+    skip = _table_methods() | {eng.backward_method, eng.data_attr, eng.grad_attr}
+    public = [n for n in dir(eng.Value) if not n.startswith("_") and n not in skip and not SKIP.search(n)]
+    dunders = [n for n in UNARY_DUNDERS if callable(getattr(eng.Value, n, None))]
+    return [n for n in [*public, *dunders] if callable(getattr(eng.Value, n, None))]
+
+
+def _arity(eng: Engine, method: str) -> int | None:
+    """1 or 2 when the method maps one or two Values to a Value (at some ordinary point), else None."""
+    for x in (0.5, 1.5, -0.5):
+        try:
+            out = getattr(eng.make(x), method)()
+        except TypeError:  # a required argument: try one other Value
+            try:
+                out = getattr(eng.make(x), method)(eng.make(0.7))
+            except Exception:  # the engine's own refusal: not a binary op of Values here
+                continue
+            if isinstance(out, eng.Value):
+                return 2
+            return None
+        except Exception:  # outside the method's domain, perhaps: the next point
+            continue
+        return 1 if isinstance(out, eng.Value) else None
+    return None
+
+
+def _number(eng: Engine, out: Any) -> float | None:
+    try:
+        y = float(eng.data(out))
+    except (TypeError, ValueError, OverflowError):  # complex, or not a number at all
+        return None
+    return y if math.isfinite(y) else None
+
+
+def engine_values(eng: Engine, method: str, arity: int) -> dict[Any, float]:
+    """The method's finite values at ``POINTS`` (or ``PAIRS``), where the engine gives one."""
+    values: dict[Any, float] = {}
+    points: tuple[Any, ...] = POINTS if arity == 1 else PAIRS
+    for at in points:
+        args = (at,) if arity == 1 else tuple(at)
+        try:
+            out = _call(method, arity)(eng, [eng.make(a) for a in args], None)
+        except Exception:  # the engine's refusal at this point: no value to compare
+            continue
+        y = _number(eng, out)
+        if y is not None:
+            values[at] = y
+    return values
+
+
+def _agrees(spec: OpSpec, values: dict[Any, float], c: Any) -> bool:
+    agree = 0
+    for at, y in values.items():
+        args = [at] if not isinstance(at, tuple) else list(at)
+        try:
+            want = float(spec.num(args, c))
+        except (ArithmeticError, ValueError, TypeError):  # outside the function's domain
+            continue
+        if not math.isfinite(want):
+            continue
+        if abs(y - want) > AGREE_RTOL * max(abs(want), 1e-12):
+            return False
+        agree += 1
+    return agree >= MIN_AGREE
+
+
+def identify(values: dict[Any, float], arity: int) -> tuple[OpSpec, Any] | None:
+    """The first row (and parameter) whose values agree with ``values``, or None."""
+    rows = CATALOGUE if arity == 1 else tuple(OPS[n] for n in BINARY_KNOWN)
+    for spec in rows:
+        if spec.consts:
+            fit = FIT.get(spec.name)
+            c = fit({k: v for k, v in values.items()}) if fit is not None and values else None
+            if c is None:
+                continue
+        else:
+            c = None
+        if _agrees(spec, values, c):
+            return spec, c
+    return None
+
+
+def _region_margin(spec: OpSpec) -> Callable[[Any, Any], bool]:
+    """Graph operands of a catalogue row: inside its region by AWAY_FROM_ZERO, off its kinks."""
+
+    def domain(args: Any, c: Any) -> bool:
+        if not spec.domain(args, c):
+            return False
+        region = spec.region(c)[0]
+        x = args[0]
+        if any(abs(x - k) < KINK_MARGIN for k in spec.kinks):
+            return False
+        near = (x - AWAY_FROM_ZERO, x, x + AWAY_FROM_ZERO)
+        return all(region.contains(sympy.Rational(t)) is sympy.true for t in near)
+
+    return domain
+
+
+def _known_spec(method: str, arity: int, spec: OpSpec, c: Any) -> OpSpec:
+    form, source = _form(method, arity)
+    consts = (c,) if spec.consts else ()
+    return replace(
+        spec, name=f"{method}~{spec.name}", apply=_call(method, arity), source=source, form=form,
+        consts=consts, domain=_region_margin(spec) if arity == 1 else spec.domain,
+    )  # fmt: skip
+
+
+class _NotEvaluated(ValueError):
+    """The engine gives no finite number here (the strategies skip such operands)."""
+
+
+def _unknown_spec(eng: Engine, method: str, arity: int) -> OpSpec:
+    form, source = _form(method, arity)
+    call = _call(method, arity)
+
+    def num(args: Any, c: Any) -> float:
+        try:
+            y = _number(eng, call(eng, [eng.make(float(a)) for a in args], None))
+        except Exception as exc:  # the engine's refusal: not a point of the function
+            raise _NotEvaluated(f"{form} at {list(args)}: {type(exc).__name__}") from exc
+        if y is None:
+            raise _NotEvaluated(f"{form} at {list(args)}: no finite number")
+        return y
+
+    def domain(args: Any, c: Any) -> bool:  # evaluable around the point (room for difference steps)
+        for d in (-AWAY_FROM_ZERO, 0.0, AWAY_FROM_ZERO):
+            try:
+                num([args[0] + d, *args[1:]], c)
+            except _NotEvaluated:
+                return False
+        return abs(float(args[0])) <= 3
+
+    unknown = sympy.Function(f"unknown_{method.strip('_')}")
+    return OpSpec(
+        f"{method}~?", arity, call, lambda s, c: unknown(*s), num, source, domain=domain, form=form,
+    )  # fmt: skip
+
+
+@functools.lru_cache(maxsize=64)
+def extra_ops(eng: Engine) -> tuple[ExtraOp, ...]:
+    """Every extra op of the engine's class, identified where the catalogue knows it (cached)."""
+    found = []
+    for method in _candidates(eng):
+        arity = _arity(eng, method)
+        if arity is None:
+            continue
+        match = identify(engine_values(eng, method, arity), arity)
+        if match is None:
+            found.append(ExtraOp(method, arity, None, _unknown_spec(eng, method, arity)))
+        else:
+            spec, c = match
+            found.append(ExtraOp(method, arity, spec.name, _known_spec(method, arity, spec, c)))
+    return tuple(found)
+
+
+@contextlib.contextmanager
+def registered_extras(eng: Engine, *, unknown: bool = False) -> Iterator[tuple[ExtraOp, ...]]:
+    """The engine's identified extra ops (and with ``unknown`` the others) in ``OPS`` meanwhile."""
+    extras = tuple(e for e in extra_ops(eng) if unknown or e.known is not None)
+    with registered(*(e.spec for e in extras)):
+        yield extras
+
+
+def extra_capabilities(eng: Engine) -> dict[str, Any]:
+    """For the report: ``aliases`` (a table op under another name, ``{"ln": "log"}``) and
+    ``extra_ops`` (each extra op's form and what it was identified as, None if nothing)."""
+    extras = extra_ops(eng)
+    table = set(OPS)
+    return {
+        "aliases": {e.method: e.known for e in extras if e.known in table},
+        "extra_ops": {e.form: e.known for e in extras},
+    }

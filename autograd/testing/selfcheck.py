@@ -1,0 +1,383 @@
+"""Checks of the ops an engine has beyond the table (see :mod:`autograd.testing.identify`).
+
+``extra_ops``
+    Each identified op is checked like a table op: alone at the identification points
+    and inside random graphs of it, ``add`` and ``mul`` (fan-out and reuse, as
+    :func:`autograd.testing.strategies.graphs` draws them), against sympy's derivative
+    of the catalogue row; a disagreement is ``wrong_gradient`` only when central
+    differences confirm it (``inconclusive`` otherwise), and exactly on rational graphs
+    when the row is closed over the rationals and the engine keeps Fractions.
+``self_consistency``
+    An op nothing identifies has no reference, so the engine is checked against itself:
+    its backward against its own forward, alone and inside random graphs with reuse.
+    :func:`taylor_order` needs no tolerance: for a right gradient g the remainder
+    ``|f(x + h) - f(x) - h g|`` shrinks like h**2, for a wrong one like h; the observed
+    order over a few halvings of h separates them.  Order 1 at two step scales 1000
+    apart is ``wrong_gradient``; order 1 at the first only (a kink, say) is
+    ``inconclusive``.  It cannot see a wrong FORWARD (nothing says what the function
+    is), only a gradient that does not belong to the forward.
+
+The checks run through :func:`extra_op_outcomes`; an engine with no extra op gets none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky, Unsatisfiable
+
+from autograd.testing import oracles
+from autograd.testing import strategies as gs
+from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outcome
+from autograd.testing.graph import Graph, Node, OracleInconclusive
+from autograd.testing.identify import ExtraOp, engine_values, registered_extras
+from autograd.testing.ops import OPS
+
+__all__ = ["TAYLOR_HALVINGS", "TaylorVerdict", "extra_op_outcomes", "taylor_order"]
+
+#: Halvings of the step in one order test, and the first step (relative to max(1, |x|)).
+TAYLOR_HALVINGS = 5
+TAYLOR_STEP = 1e-3
+#: The smaller scale that must show the same order before a gradient is called wrong.
+CONFIRM_SCALE = 1e-3
+#: Nodes per graph in the searches (small graphs shrink fast and read well).
+MAX_NODES = 5
+EPS = 2.0**-52
+
+
+class _EngineRaised(Exception):
+    """The engine raised while a graph was built or differentiated (the one engine boundary)."""
+
+    def __init__(self, stage: str, exc: BaseException) -> None:
+        super().__init__(f"{stage} raises {type(exc).__name__}: {exc}")
+        self.stage, self.exc = stage, exc
+
+
+def _run(eng: Engine, graph: Graph, leaves: list[float] | None = None) -> tuple[float, list[Any]]:
+    try:
+        values = graph.build(eng, leaves)
+        out = float(eng.data(values[graph.out]))
+    except Exception as exc:  # whatever the engine raises in its forward pass
+        raise _EngineRaised("forward", exc) from exc
+    if leaves is not None:
+        return out, []
+    try:
+        eng.backward(values[graph.out])
+        grads = [eng.grad(v) for v in values[: len(graph.leaves)]]
+    except Exception as exc:  # whatever the engine raises in backward()
+        raise _EngineRaised("backward()", exc) from exc
+    return out, grads
+
+
+# ---------------------------------------------------------------------- the order test
+class TaylorVerdict:
+    """What the remainders say: ``right``, ``wrong`` (order 1) or ``unclear``; the orders seen."""
+
+    def __init__(self, verdict: str, orders: list[float], remainders: list[float]) -> None:
+        self.verdict, self.orders, self.remainders = verdict, orders, remainders
+
+    def __repr__(self) -> str:
+        return f"TaylorVerdict({self.verdict!r}, orders={[round(o, 2) for o in self.orders]})"
+
+
+def taylor_order(f: Callable[[float], float], g: float, h0: float) -> TaylorVerdict:
+    """The order of ``|f(h) - f(0) - h g|`` as h halves from ``h0`` (``f`` along one direction).
+
+    ``right`` when the remainder shrinks like h**2 (or stays at rounding level), ``wrong``
+    when it shrinks like h, well above rounding, at every halving; ``unclear`` otherwise.
+    """
+    f0 = f(0.0)
+    hs = [h0 / 2**k for k in range(TAYLOR_HALVINGS)]
+    values = [f(h) for h in hs]
+    rem = [abs(fh - f0 - h * g) for h, fh in zip(hs, values, strict=True)]
+    noise = 64 * EPS * max([abs(f0), *map(abs, values)])  # the rounding of the forward itself
+    if max(rem) <= noise:
+        return TaylorVerdict("right", [], rem)
+    orders = [math.log2(a / b) if a > 0 and b > 0 else math.nan for a, b in itertools.pairwise(rem)]
+    if all(r > 100 * noise for r in rem) and all(abs(o - 1) < 0.25 for o in orders):
+        return TaylorVerdict("wrong", orders, rem)
+    if all(o > 1.6 or r <= 100 * noise for o, r in zip(orders, rem[1:], strict=True)):
+        return TaylorVerdict("right", orders, rem)
+    return TaylorVerdict("unclear", orders, rem)
+
+
+def _both_ways(f: Callable[[float], float], g: float, h0: float) -> TaylorVerdict | None:
+    """The forward step's verdict when the remainder is of order 1 ahead AND behind, else None.
+
+    A kink just beside the point bends one side only; a wrong gradient shows on both.
+    """
+    ahead = taylor_order(f, g, h0)
+    if ahead.verdict != "wrong" or taylor_order(lambda t: f(-t), -g, h0).verdict != "wrong":
+        return None
+    return ahead
+
+
+def _names(graph: Graph) -> str:
+    n = len(graph.leaves)
+    exprs = [f"x{i}" for i in range(n)]
+    for node in graph.nodes:
+        exprs.append(
+            OPS[node.op].source([exprs[a] if a < n else f"({exprs[a]})" for a in node.args], node.const)
+        )
+    return exprs[graph.out]
+
+
+def _where(graph: Graph) -> str:
+    at = ", ".join(f"x{i} = {x!r}" for i, x in enumerate(graph.leaves))
+    expr = _names(graph)
+    return f"{expr} at {at}" if len(expr) < 120 else f"a graph of {len(graph.nodes)} nodes at {at}"
+
+
+def _taylor_reproducer(eng: Engine, graph: Graph, i: int) -> str:
+    """The graph's gradient, and central differences of the engine's own forward along x_i."""
+    names = graph.names()
+    n = len(graph.leaves)
+    body = [
+        f"    {names[n + k]} = {OPS[node.op].source([names[a] for a in node.args], node.const)}"
+        for k, node in enumerate(graph.nodes)
+    ]
+    leaves = ", ".join(names[:n])
+    return "\n".join(
+        [
+            eng.import_line(),
+            f"def f({leaves}):",
+            *(f"    {nm} = {eng.class_name}({nm})" for nm in names[:n]),
+            *body,
+            f"    return {names[graph.out]}",
+            f"point = {list(graph.leaves)!r}",
+            "out = f(*point)",
+            f"out.{eng.backward_method}()",
+            "",
+            "def forward(x):",
+            f"    return f(*point[:{i}], x, *point[{i + 1}:]).{eng.data_attr}",
+            f"x = point[{i}]",
+            "h = 1e-6 * max(1.0, abs(x))",
+            "central = (forward(x + h) - forward(x - h)) / (2 * h)",
+            f"leaves = f.__code__.co_varnames[:{n}]",
+            f"print('expected (central differences of the forward): d/dx{i} =', central)",
+            "# the engine's gradient of the same call:",
+            f"vals = [{eng.class_name}(v) for v in point]",
+            "# (rebuilt with Values kept, to read the leaf's gradient)",
+            *_keep_leaves(eng, graph, names),
+            f"print('actual (backward()):                          d/dx{i} =', vals[{i}].{eng.grad_attr})",
+        ]
+    )
+
+
+def _keep_leaves(eng: Engine, graph: Graph, names: list[str]) -> list[str]:
+    n = len(graph.leaves)
+    lines = [f"{names[i]} = vals[{i}]" for i in range(n)]
+    for k, node in enumerate(graph.nodes):
+        lines.append(f"{names[n + k]} = {OPS[node.op].source([names[a] for a in node.args], node.const)}")
+    lines.append(f"{names[graph.out]}.{eng.backward_method}()")
+    return lines
+
+
+# ---------------------------------------------------------------------- judging one graph
+def _crash(eng: Engine, check: str, graph: Graph, raised: _EngineRaised, op: str) -> Finding:
+    return Finding(
+        "crash", check, f"{raised.stage} of {_where(graph)}: {raised}", op, graph.snippet(eng),
+        "no exception", str(raised),
+    )  # fmt: skip
+
+
+def _judge_known(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[list[Finding], bool]]:
+    """(findings, judged) for a graph of an identified op: sympy, confirmed by differences."""
+
+    def judge(graph: Graph) -> tuple[list[Finding], bool]:
+        try:
+            _run(eng, graph)
+        except _EngineRaised as raised:
+            return [_crash(eng, check, graph, raised, op)], True
+        exact = graph.rational and eng.exact
+        try:
+            if exact:
+                oracles.assert_grads_exact(graph, eng)
+            else:
+                oracles.assert_grads_symbolic(graph, eng)
+            return [], True
+        except oracles.GradientMismatch as mismatch:
+            report = mismatch.report
+        except OracleInconclusive as exc:
+            return [Finding("inconclusive", check, f"{_where(graph)}: {exc.reason}", op)], False
+        expected = "[" + ", ".join(repr(float(r.oracle)) for r in report.rows) + "]"
+        actual = "[" + ", ".join(repr(r.engine) for r in report.rows) + "]"
+        confirmed = "exact rationals" if exact else None
+        if not exact:
+            try:
+                oracles.assert_grads_fd(graph, eng)
+                why = "central differences agree with the engine"
+            except oracles.GradientMismatch:
+                confirmed = "central differences"
+            except OracleInconclusive as exc:
+                why = f"central differences cannot judge ({exc.reason})"
+        if confirmed is None:
+            summary = f"{_where(graph)}: sympy {expected}, engine {actual}, but {why}; not a defect"
+            return [Finding("inconclusive", check, summary, op)], False
+        summary = f"{_where(graph)}: engine {actual}, sympy {expected} (confirmed by {confirmed})"
+        return [
+            Finding("wrong_gradient", check, summary, op, graph.snippet(eng, expected), expected, actual)
+        ], True
+
+    return judge
+
+
+def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[list[Finding], bool]]:
+    """(findings, judged) for a graph of an unidentified op: backward vs the engine's own forward."""
+
+    def judge(graph: Graph) -> tuple[list[Finding], bool]:
+        try:
+            _, grads = _run(eng, graph)
+        except _EngineRaised as raised:
+            return [_crash(eng, check, graph, raised, op)], True
+        point = [float(x) for x in graph.leaves]
+        for i, g in enumerate(grads):
+
+            def along(t: float, i: int = i) -> float:
+                moved = list(point)
+                moved[i] += t
+                return _run(eng, graph, moved)[0]
+
+            scale = max(1.0, abs(point[i]))
+            try:
+                first = _both_ways(along, float(g), TAYLOR_STEP * scale)
+                if first is None:
+                    continue
+                again = _both_ways(along, float(g), TAYLOR_STEP * CONFIRM_SCALE * scale)
+                h = 1e-6 * scale
+                ahead, here, behind = along(h), along(0.0), along(-h)
+            except _EngineRaised as raised:  # the forward refuses a nearby point: no verdict here
+                return [
+                    Finding("inconclusive", check, f"{_where(graph)}: {raised} near the point", op)
+                ], False
+            central = (ahead - behind) / (2 * h)
+            right, left = (ahead - here) / h, (here - behind) / h  # one-sided slopes: a kink if they differ
+            kink = abs(right - left) >= 0.1 * min(abs(float(g) - right), abs(float(g) - left))
+            orders = ", ".join(f"{o:.2f}" for o in first.orders)
+            if again is None or kink:
+                summary = (
+                    f"d/dx{i} of {_where(graph)}: the Taylor remainder shrinks like h (orders {orders}), "
+                    "but not at a 1000 times smaller step, or the one-sided slopes differ (a kink?); "
+                    "not a defect"
+                )
+                return [Finding("inconclusive", check, summary, op)], False
+            summary = (
+                f"d/dx{i} of {_where(graph)}: engine {g!r}, central differences of its own forward "
+                f"{central!r}; the Taylor remainder shrinks like h, not h^2 (orders {orders}), at two "
+                "step scales 1000 apart"
+            )
+            repro = _taylor_reproducer(eng, graph, i)
+            return [Finding("wrong_gradient", check, summary, op, repro, repr(central), repr(g))], True
+        return [], True
+
+    return judge
+
+
+# ---------------------------------------------------------------------- searches
+class _DefectFound(Exception):
+    pass
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.judged = 0
+        self.inconclusive = 0
+        self.best: dict[tuple[str, str | None], tuple[int, Finding]] = {}
+
+    def add(self, findings: list[Finding], judged: bool, size: int) -> None:
+        if judged:
+            self.judged += 1
+        else:
+            self.inconclusive += 1
+        for f in findings:
+            key = (f.kind, f.op)
+            if key not in self.best or size < self.best[key][0]:
+                self.best[key] = (size, f)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for _, f in self.best.values()]
+
+
+def _search(tally: _Tally, strategy: st.SearchStrategy[Graph], judge: Any, examples: int, seed: int) -> None:
+    """``judge`` on ``examples`` graphs; a defect is shrunk (hypothesis, derandomized)."""
+
+    @settings(
+        max_examples=examples, derandomize=True, database=None, deadline=None, verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+    )  # fmt: skip
+    @hypothesis_seed(seed)
+    @given(strategy)
+    def run(graph: Graph) -> None:
+        findings, judged = judge(graph)
+        tally.add(findings, judged, len(graph.code()))
+        if any(f.kind in DEFECT_KINDS for f in findings):
+            raise _DefectFound
+
+    with contextlib.suppress(_DefectFound, Flaky, Unsatisfiable):  # recorded as they happened
+        run()
+
+
+def _check_op(eng: Engine, extra: ExtraOp, tally: _Tally, check: str, examples: int, seed: int) -> None:
+    spec = extra.spec
+    judge = (_judge_known if extra.known is not None else _judge_unknown)(eng, check, spec.name)
+    const = spec.consts[0] if spec.consts else None
+    for at in engine_values(eng, extra.method, extra.arity):  # alone, at the identification points
+        args = (at,) if extra.arity == 1 else at
+        if not spec.domain([float(a) for a in args], const):
+            continue
+        graph = Graph(tuple(args), (Node(spec.name, tuple(range(extra.arity)), const),))
+        findings, judged = judge(graph)
+        tally.add(findings, judged, len(graph.code()))
+    ops = [spec.name, *(o for o in ("add", "mul") if eng.supports(o))]
+    modes = [False, True] if eng.exact and spec.rational(const) else [False]
+    for exact in modes:
+        try:
+            strategy = gs.graphs(eng, exact=exact, ops=ops, max_nodes=MAX_NODES)
+        except ValueError:  # no usable operands in this mode
+            continue
+        having = strategy.filter(lambda g: any(n.op == spec.name for n in g.nodes))
+        _search(tally, having, judge, examples, seed)
+
+
+def extra_op_outcomes(engine: Any, examples: int = 40, seed: int = 0) -> list[CheckOutcome]:
+    """``extra_ops`` (identified ops, against the catalogue) and ``self_consistency`` (the rest).
+
+    Also lists every extra op found, identified or not, as a fact (``convention``).
+    """
+    eng = resolve_engine(engine)
+    with registered_extras(eng, unknown=True) as extras:
+        known, unknown = _Tally(), _Tally()
+        for extra in extras:
+            if extra.known is not None:
+                _check_op(eng, extra, known, "extra_ops", examples, seed)
+            else:
+                _check_op(eng, extra, unknown, "self_consistency", examples, seed)
+    listed = [
+        f"{e.form} ({e.known if e.known else 'not identified: checked by self-consistency'})" for e in extras
+    ]
+    facts = (
+        [Finding("convention", "extra_ops", f"ops beyond the table: {', '.join(listed)}")] if extras else []
+    )
+    n_known = sum(e.known is not None for e in extras)
+    why_known = f"{n_known} extra ops identified by their values, checked as the catalogue's"
+    why_unknown = f"{len(extras) - n_known} extra ops nothing identifies: backward vs their own forward"
+    return [
+        outcome(
+            "extra_ops", facts + known.findings, judged=known.judged, inconclusive=known.inconclusive,
+            unit="graphs", reason=why_known,
+        ),
+        outcome(
+            "self_consistency", unknown.findings, judged=unknown.judged, inconclusive=unknown.inconclusive,
+            unit="graphs", reason=why_unknown,
+        ),
+    ]  # fmt: skip

@@ -1,0 +1,238 @@
+"""Edge and out-of-domain points derived from the op table (autograd.testing.probe_edges).
+
+The points are a function of each op's ``region`` column: these tests compare the generated
+set with the table (every op, every constant, zero where the region has it), show that a new
+op gets its points with no edit to the probe, and run the probes on fixture engines that are
+``tests.engines.sound`` changed in one place.
+"""
+
+import math
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+import sympy
+
+import autograd
+from autograd.testing import probe_edges
+from autograd.testing.engines import Engine
+from autograd.testing.findings import DEFECT_KINDS
+from autograd.testing.ops import OPS, OpSpec, registered
+from autograd.testing.probe_edges import (
+    edge_consts,
+    edge_points,
+    out_of_domain_points,
+    probe_edge_points,
+    probe_out_of_domain,
+)
+from tests.engines import (
+    clamped_log,
+    exp_flushes,
+    missing_ops,
+    pow0_crash,
+    rdiv_via_div,
+    sigmoid_overflow,
+    sound,
+    tanh_tiny,
+    wrong_rule,
+)
+
+FACTS = {"convention", "unsupported", "depth_limit"}
+
+
+def caused(*outcomes):
+    return {(f.kind, f.op) for o in outcomes for f in o.findings if f.kind not in FACTS}
+
+
+def points_of(op):
+    return {(p.const, p.args) for c in edge_consts(OPS[op]) for p in edge_points(op, c)}
+
+
+def outside_of(op):
+    return {(p.const, p.args) for c in edge_consts(OPS[op]) for p in out_of_domain_points(op, c)}
+
+
+# ---------------------------------------------------------------------- the generated set vs the table
+@pytest.mark.parametrize("op", list(OPS))
+def test_every_op_of_the_table_gets_points_inside_its_region(op):
+    spec = OPS[op]
+    points = [p for c in edge_consts(spec) for p in edge_points(op, c)]
+    assert points, op
+    for p in points:
+        region = spec.region(p.const)[p.moved] if p.moved < len(spec.region(p.const)) else sympy.S.Reals
+        assert region.contains(sympy.Rational(p.args[p.moved])) is sympy.true, p
+        value, partials = probe_edges.reference(op, p.args, p.const)
+        assert abs(value) <= sys.float_info.max
+        if p.check_gradient:
+            assert all(g is not None for g in partials), p
+    moved = {p.args[p.moved] for p in points}
+    # the magnitudes of the list, each where the region has it
+    for m in probe_edges.MAGNITUDES:
+        for x in (m, -m):
+            region = spec.region(spec.consts[0] if spec.consts else None)[0]
+            value = probe_edges.reference(
+                op, (x, *[1.5] * (probe_edges.arity(spec) - 1)), spec.consts[0] if spec.consts else None
+            )
+            if region.contains(sympy.Rational(x)) is sympy.true and value is not None:
+                assert x in moved, (op, x)
+
+
+def test_zero_is_probed_wherever_the_region_has_it():
+    assert (0, (1.0,)) in points_of("rdiv") and (0, (-1e-300,)) in points_of("rdiv")  # 0 / v
+    assert (0, (1e300,)) in points_of("mulc")  # 0 * v
+    assert (0, (0.0,)) in points_of("powc") and (1, (0.0,)) in points_of("powc")  # v ** 0, v ** 1 at 0
+    zero_pow = {args for c, args in points_of("rpow") if c == 0}  # 0 ** v, for v > 0 only
+    assert (1e-300,) in zero_pow and all(x > 0 for (x,) in zero_pow)
+    assert (0.0, 1.5) in {args for _, args in points_of("div")} and (0.0,) in {a for _, a in points_of("exp")}
+    assert not any(args == (0.0,) for _, args in points_of("log"))  # log(0) is outside
+    assert not any(c == 0 for c, _ in points_of("divc"))
+
+
+def test_thresholds_are_found_by_bisection_not_listed():
+    exp_points = {args[0] for _, args in points_of("exp")}
+    top = max(exp_points)
+    assert math.exp(top) < math.inf and top > 709.78 and math.nextafter(top, math.inf) > 709.782712893384
+    low = [x for x in exp_points if -709 < x < -708]  # where exp leaves the normal floats
+    assert low and math.exp(low[0]) >= sys.float_info.min
+    squares = {args[0] for c, args in points_of("powc") if c == 2}
+    top = max(squares)
+    assert top * top < math.inf and math.nextafter(top, math.inf) * math.nextafter(top, math.inf) == math.inf
+
+
+def test_out_of_domain_points_are_where_the_op_is_not_a_real_number():
+    assert {(None, (0.0,)), (None, (-1.0,))} <= outside_of("log")
+    assert (1, (0.0,)) in outside_of("rdiv")  # 1 / 0
+    assert (Fraction(1, 2), (-1.0,)) in outside_of("powc") and (0.5, (-1.0,)) in outside_of("powc")
+    assert (-1, (0.0,)) in outside_of("powc")  # 0 ** -1, as x ** c
+    assert (0, (-1.0,)) in outside_of("rpow")  # 0 ** -1, as c ** x
+    assert (0, (0.0,)) not in outside_of("rpow")  # 0 ** 0 is 1 in Python floats: not claimed
+    assert (None, (1.5, 0.0)) in outside_of("div")
+    assert outside_of("exp") == outside_of("tanh") == outside_of("add") == set()
+
+
+def test_a_new_op_gets_its_points_with_no_edit_to_the_probe():
+    spec = OpSpec(
+        "test_sqrt", 1, lambda e, v, c: v[0].sqrt(), lambda s, c: sympy.sqrt(s[0]),
+        lambda x, c: math.sqrt(x[0]), lambda n, c: f"{n[0]}.sqrt()", form="v.sqrt()",
+        region=lambda c: (sympy.Interval(0, sympy.oo),),
+    )  # fmt: skip
+    with registered(spec):
+        inside = {args[0] for _, args in points_of("test_sqrt")}
+        outside = {args[0] for _, args in outside_of("test_sqrt")}
+        zero = next(p for p in edge_points("test_sqrt") if p.args == (0.0,))
+    assert {0.0, 5e-324, 1e-300, 1e300, sys.float_info.max} <= inside and min(inside) >= 0
+    assert not zero.check_gradient  # sqrt'(0) is not finite: its value only
+    assert outside == {-1.0, -1e-300, -1e300}
+    assert "test_sqrt" not in OPS
+
+
+# ---------------------------------------------------------------------- the probes on engines
+@pytest.mark.parametrize(
+    "engine", [autograd, sound.Value, "micrograd.engine"], ids=["ours", "sound", "micrograd"]
+)
+def test_correct_engines_have_no_edge_defect(engine):
+    edges, outside = probe_edge_points(engine), probe_out_of_domain(engine)
+    found = caused(edges, outside) - {("accepts_invalid", "powc")}  # micrograd: (-1) ** 0.5 is complex
+    if engine == "micrograd.engine":  # its known defect: x ** 0 at 0 divides by zero in backward()
+        assert found == {("crash", "powc")}
+    else:
+        assert found == set()
+    assert edges.judged > 500 and outside.judged >= 15 and edges.unit == "points"
+
+
+def test_our_engine_refuses_every_point_outside_the_domain():
+    outcome = probe_out_of_domain(autograd)
+    assert outcome.status == "passed" and {f.kind for f in outcome.findings} == {"convention"}
+    text = " ".join(f.summary for f in outcome.findings)
+    assert "x.log() at x = 0.0" in text and "1 / x at x = 0.0" in text
+
+
+def test_a_clamped_log_is_found_at_the_edge_and_outside_the_domain():
+    edges, outside = probe_edge_points(clamped_log.Value), probe_out_of_domain(clamped_log.Value)
+    assert {("wrong_value", "log"), ("wrong_gradient", "log")} <= caused(edges)
+    assert caused(edges) <= {("wrong_value", "log"), ("wrong_gradient", "log"), ("inconclusive", "log")}
+    (invalid,) = [f for f in outside.findings if f.kind == "accepts_invalid"]
+    assert invalid.op == "log" and "x.log() at x = 0.0" in invalid.summary and "-23.02" in invalid.actual
+    assert "returns a finite number" in invalid.summary
+    shows = run_reproducer(invalid.reproducer)
+    assert "expected: an error, nan or inf (not a real number); actual: -23.02" in shows
+
+
+def test_c_over_v_computed_as_one_over_v_over_c_crashes_on_zero_over_v():
+    outcome = probe_edge_points(rdiv_via_div.Value)
+    assert caused(outcome) == {("crash", "rdiv")} and outcome.status == "failed"
+    (crash,) = [f for f in outcome.findings if f.kind not in FACTS]
+    assert crash.summary.startswith("0 / x at x = 1.0: forward raises ZeroDivisionError")
+    assert caused(probe_edge_points(sound.Value)) == set()
+
+
+@pytest.mark.parametrize(
+    ("fixture", "found"),
+    [(pow0_crash, {("crash", "powc")}), (tanh_tiny, {("wrong_value", "tanh")}),
+     (sigmoid_overflow, {("crash", "sigmoid")}), (wrong_rule, {("wrong_gradient", "exp")}),
+     (exp_flushes, {("inconclusive", "exp")})],
+)  # fmt: skip
+def test_each_fixture_is_found_with_its_kind(fixture, found):
+    outcome = probe_edge_points(fixture.Value)
+    assert caused(outcome) == found
+    assert outcome.status == ("failed" if any(k in DEFECT_KINDS for k, _ in found) else "passed")
+
+
+def test_one_defect_does_not_hide_another():
+    class Both(pow0_crash.Value, tanh_tiny.Value):
+        pass
+
+    assert caused(probe_edge_points(Both)) == {("crash", "powc"), ("wrong_value", "tanh")}
+
+
+def run_reproducer(code):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(os.path.abspath(p) for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize(
+    ("fixture", "shows"),
+    [(pow0_crash, "expected: value 1.0, gradient [0.0]; actual: ZeroDivisionError"),
+     (tanh_tiny, "expected: value 1e-20, gradient [1.0]; actual: value 0.0"),
+     (sigmoid_overflow, "actual: OverflowError"),
+     (wrong_rule, "expected: value 1.0, gradient [1.0]; actual: value 1.0 , gradient [0.0]")],
+)  # fmt: skip
+def test_reproducers_import_the_engine_and_show_expected_vs_actual(fixture, shows):
+    finding = next(f for f in probe_edge_points(fixture.Value).findings if f.kind not in FACTS)
+    assert f"from {fixture.__name__} import Value" in finding.reproducer
+    assert shows in run_reproducer(finding.reproducer)
+
+
+def test_an_engine_without_the_ops_is_not_applicable_rather_than_passed():
+    class Nothing:
+        def __init__(self, data):
+            self.data, self.grad = data, 0
+
+    eng = Engine(Nothing)  # has no op at all: nothing to judge
+    assert probe_edge_points(eng).status == "not_applicable"
+    assert probe_out_of_domain(eng).status == "not_applicable"
+    partial = probe_edge_points(missing_ops.Value)  # add, sub, mul, div, ...: judged
+    assert partial.status == "passed" and partial.judged > 0
+
+
+def test_an_oracle_that_cannot_judge_gives_no_verdict(monkeypatch):
+    def cannot_judge(*args, **kwargs):
+        raise probe_edges.OracleInconclusive("cannot judge")
+
+    monkeypatch.setattr(probe_edges, "_fd_row", cannot_judge)
+    # sympy rejects wrong_rule's exp gradient, finite differences cannot say: no confirmation
+    assert caused(probe_edge_points(wrong_rule.Value)) == {("inconclusive", "exp")}
+    assert caused(probe_edge_points(sound.Value)) == set()  # sympy accepts: nothing to report
+
+
+def test_an_error_of_our_own_is_not_turned_into_a_verdict(monkeypatch):
+    def broken(*args, **kwargs):
+        raise KeyError("a bug of the harness")
+
+    monkeypatch.setattr(probe_edges, "_compare", broken)
+    with pytest.raises(KeyError):
+        probe_edge_points(sound.Value)

@@ -1,0 +1,137 @@
+"""Every operator form in the table; an engine's extra ops identified by behaviour and checked.
+
+Fixture engines (tests/engines/extra_*.py) are ``extra_ops`` (correct ops beyond the table,
+some renamed table ops) changed in one place: an extra op off by a factor, detached, or
+losing a share when used twice, each once in an op the catalogue knows (``sin``) and once in
+one it does not (``bump``: x * exp(-x * x)).
+"""
+
+import math
+
+import pytest
+
+import autograd
+from autograd.testing import audit, resolve_engine
+from autograd.testing.findings import DEFECT_KINDS
+from autograd.testing.identify import extra_capabilities, extra_ops, identify
+from autograd.testing.ops import OPS, display
+from autograd.testing.probe_edges import probe_edge_points, probe_out_of_domain
+from autograd.testing.selfcheck import extra_op_outcomes, taylor_order
+from tests.engines import extra_clamped_ln, extra_detached, extra_factor, extra_shared, missing_ops, sound
+from tests.engines import extra_ops as extra_fixture
+
+FORMS = ("v + c", "c + v", "v - c", "c - v", "v * c", "c * v", "v / c", "c / v", "v ** c", "c ** v")
+
+
+def defects(outcomes):
+    return {(f.kind, f.op) for o in outcomes for f in o.findings if f.kind in {*DEFECT_KINDS, "inconclusive"}}
+
+
+# ---------------------------------------------------------------------- operator forms
+def test_every_operator_form_is_its_own_row_with_its_own_code_path():
+    by_form = {spec.label: spec for spec in OPS.values()}
+    assert set(FORMS) <= set(by_form)
+    for form in FORMS:
+        source = by_form[form].source(["x"], 2)
+        assert source == form.replace("v", "x").replace("c", "2"), (form, source)
+    assert display("mulc") == "c * v" and display("vmulc") == "v * c" and display(None) is None
+
+
+def test_an_engine_without_a_reflected_form_lacks_exactly_that_row():
+    eng = resolve_engine(missing_ops.Value)  # no __radd__, __rsub__, __rmul__, __rtruediv__
+    assert not eng.supports("radd") and not eng.supports("mulc") and not eng.supports("rdiv")
+    assert eng.supports("addc") and eng.supports("vmulc") and eng.supports("divc") and eng.supports("subc")
+    report = audit(missing_ops.Value, examples=5)
+    assert "c + v" in str(report).split("missing: ")[1].splitlines()[0]
+
+
+# ---------------------------------------------------------------------- identification
+def test_extra_ops_are_identified_by_their_values_whatever_their_names():
+    eng = resolve_engine(extra_fixture.Value)
+    caps = extra_capabilities(eng)
+    assert caps["aliases"] == {"ln": "log", "sigmod": "sigmoid", "reLU": "relu"}
+    assert caps["extra_ops"] == {
+        "v.bump()": None, "v.hypot(w)": None, "v.ln()": "log", "v.lrelu()": "leaky_relu",
+        "v.reLU()": "relu", "v.sigmod()": "sigmoid", "v.sin()": "sin", "v.softsign()": "softsign",
+        "abs(v)": "abs", "+v": "pos",
+    }  # fmt: skip
+    (lrelu,) = [e for e in extra_ops(eng) if e.method == "lrelu"]
+    assert lrelu.spec.consts == (0.01,)  # the slope, read from the values
+
+
+def test_identification_needs_agreement_at_every_point_not_a_name():
+    xs = (-1.3, -0.6, 0.3, 0.7, 1.1, 1.9)
+    assert identify({x: math.sin(x) for x in xs}, 1)[0].name == "sin"
+    assert identify({x: math.sin(x) * (1 + 1e-6) for x in xs}, 1) is None  # close is not the same
+    assert identify({x: math.sin(x) for x in xs[:3]}, 1) is None  # too few points to say
+    assert identify({x: x * math.exp(-x * x) for x in xs}, 1) is None
+    spec, slope = identify({x: x if x > 0 else 0.2 * x for x in xs}, 1)
+    assert (spec.name, slope) == ("leaky_relu", 0.2)
+    assert (
+        identify({(a, b): a**b for a, b in ((0.7, 1.3), (1.9, -0.4), (2.3, 0.6), (0.4, 2.2))}, 2)[0].name
+        == "vpow"
+    )
+
+
+@pytest.mark.parametrize(
+    "engine", [autograd, "micrograd.engine", sound.Value], ids=["ours", "micrograd", "sound"]
+)
+def test_engines_without_extra_ops_get_none_and_no_check(engine):
+    eng = resolve_engine(engine)
+    assert extra_ops(eng) == ()
+    assert extra_capabilities(eng) == {"aliases": {}, "extra_ops": {}}
+    assert [o.status for o in extra_op_outcomes(eng, examples=5)] == ["not_applicable", "not_applicable"]
+
+
+# ---------------------------------------------------------------------- checks of extra ops
+def test_correct_extra_ops_have_no_finding_known_or_not():
+    outcomes = extra_op_outcomes(extra_fixture.Value, examples=15)
+    assert defects(outcomes) == set()
+    assert all(o.status == "passed" and o.judged > 20 for o in outcomes), outcomes
+
+
+@pytest.mark.parametrize("fixture", [extra_factor, extra_detached, extra_shared], ids=lambda m: m.__name__)
+def test_a_planted_bug_in_an_extra_op_is_a_wrong_gradient_known_or_not(fixture):
+    outcomes = {o.name: o for o in extra_op_outcomes(fixture.Value, examples=10)}
+    assert defects(outcomes.values()) == {("wrong_gradient", "sin~sin"), ("wrong_gradient", "bump~?")}
+    assert outcomes["extra_ops"].status == outcomes["self_consistency"].status == "failed"
+    (unknown,) = outcomes["self_consistency"].findings
+    assert "shrinks like h, not h^2" in unknown.summary and "bump()" in unknown.summary
+    assert f"from {fixture.__name__} import Value" in unknown.reproducer
+    assert display("bump~?") == "v.bump()" and display("sin~sin") == "v.sin()"
+
+
+def test_a_renamed_table_op_is_checked_as_that_op_at_its_edges():
+    edges, outside = probe_edge_points(extra_clamped_ln.Value), probe_out_of_domain(extra_clamped_ln.Value)
+    assert ("wrong_value", "ln~log") in {(f.kind, f.op) for f in edges.findings}
+    assert ("accepts_invalid", "ln~log") in {(f.kind, f.op) for f in outside.findings}
+    assert "x.ln() at x = 0.0" in " ".join(f.summary for f in outside.findings)
+    assert "ln~log" not in OPS  # registered only while probed
+    assert {
+        (f.kind, f.op) for f in probe_edge_points(extra_fixture.Value).findings if f.kind in DEFECT_KINDS
+    } == set()
+
+
+def test_the_taylor_order_test_needs_no_tolerance():
+    x = 0.8
+    right = taylor_order(lambda t: math.exp(x + t), math.exp(x), 1e-3)
+    wrong = taylor_order(lambda t: math.exp(x + t), 1.02 * math.exp(x), 1e-3)
+    linear = taylor_order(lambda t: 3 * (x + t), 3.0, 1e-3)  # the remainder is rounding only
+    assert right.verdict == "right" and all(abs(o - 2) < 0.2 for o in right.orders)
+    assert wrong.verdict == "wrong" and all(abs(o - 1) < 0.1 for o in wrong.orders)
+    assert linear.verdict == "right"
+    kink = taylor_order(lambda t: abs(x - 0.8 + t), 1.0, 1e-3)  # at a kink, one side is right
+    assert taylor_order(lambda t: abs(t), 1.0, 1e-3).verdict == "right" and kink.verdict == "right"
+
+
+def test_the_audit_reports_extra_ops_by_their_form():
+    report = audit(extra_factor.Value, examples=10)
+    assert {(f.kind, f.op) for f in report.defects} >= {
+        ("wrong_gradient", "sin~sin"),
+        ("wrong_gradient", "bump~?"),
+    }
+    assert report.capabilities["aliases"] == {"ln": "log", "sigmod": "sigmoid", "reLU": "relu"}
+    text = str(report)
+    assert "[self_consistency] v.bump(): d/dx0" in text and "[extra_ops] v.sin():" in text
+    assert "ops beyond the table: v.bump() (not identified" in text
+    assert report.to_dict()["findings"][0]["form"] == display(report.to_dict()["findings"][0]["op"])
