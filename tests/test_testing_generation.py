@@ -48,6 +48,7 @@ class Shapes:
     interior_fan_out: int = 0  # graphs in which some interior node feeds two or more nodes
     depth: Counter = field(default_factory=Counter)  # output depth -> graphs
     leaves: Counter = field(default_factory=Counter)  # number of leaves -> graphs
+    dead: int = 0  # interior nodes other than the output that feed nothing (their rules go unchecked)
 
 
 def const_side(op: str, c: object) -> str:
@@ -81,6 +82,7 @@ def shape_counts(graphs: list[Graph]) -> Shapes:
         s.leaf_fan_out += any(len(c) > 1 for a, c in consumers.items() if a < n_leaves)
         s.interior_fan_out += any(len(c) > 1 for a, c in consumers.items() if a >= n_leaves)
         s.depth[depth[graph.out]] += 1
+        s.dead += sum(slot not in consumers for slot in range(n_leaves, graph.out))
     return s
 
 
@@ -144,7 +146,8 @@ def test_shape_counts_of_a_hand_written_graph():
     assert s.operands == Counter({"add": 1, "rsub": 1, "mul": 1})
     assert s.const_side == Counter({("rsub", "left"): 1, ("powc", "right"): 1})
     assert (s.leaf_fan_out, s.interior_fan_out) == (0, 1)  # x0 feeds one node, twice
-    assert s.depth == Counter({4: 1}) and s.leaves == Counter({2: 1})
+    assert s.depth == Counter({4: 1}) and s.leaves == Counter({2: 1}) and s.dead == 0
+    assert shape_counts([Graph((0.5,), (Node("neg", (0,)), Node("exp", (0,))))]).dead == 1
 
 
 @pytest.mark.parametrize("engine", ["autograd", "micrograd"])
@@ -153,6 +156,7 @@ def test_float_graphs_draw_every_shape_of_every_op(engine):
     s = sample(gs.graphs(engine, max_nodes=12))
     assert_every_shape(s, ops)
     assert set(s.nodes) <= set(ops)  # and nothing else
+    assert s.dead == 0  # every node is on a path to the output
     assert s.leaf_fan_out >= SAMPLE / 10 and s.interior_fan_out >= SAMPLE / 10
     assert sum(n for d, n in s.depth.items() if d >= 8) >= SAMPLE / 20  # long chains
     assert sum(n for d, n in s.depth.items() if d <= 2) >= SAMPLE / 20  # and tiny graphs
@@ -163,7 +167,7 @@ def test_rational_graphs_draw_every_shape_of_every_closed_op():
     ops = drawable_ops("autograd", exact=True)
     s = sample(gs.graphs(exact=True))
     assert_every_shape(s, ops)
-    assert set(s.nodes) <= set(ops)
+    assert set(s.nodes) <= set(ops) and s.dead == 0
     assert s.leaf_fan_out >= SAMPLE / 10 and s.interior_fan_out >= SAMPLE / 20
 
 
