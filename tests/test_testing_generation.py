@@ -168,6 +168,7 @@ def test_rational_graphs_draw_every_shape_of_every_closed_op():
     s = sample(gs.graphs(exact=True))
     assert_every_shape(s, ops)
     assert set(s.nodes) <= set(ops) and s.dead == 0
+    assert set(s.leaves) == {1, 2, 3, 4}  # the default max_leaves
     assert s.leaf_fan_out >= SAMPLE / 10 and s.interior_fan_out >= SAMPLE / 20
 
 
@@ -220,6 +221,8 @@ def test_stress_graphs_draw_every_hazard_and_stay_finite():
                 hazards["relu of a tiny product"] += node.args[0] >= n_leaves
             if node.op == "relu":  # an ordinary relu keeps its margin; the gadget's input is tiny, not 0
                 assert abs(args[0]) >= gs.KINK_MARGIN or 0 < abs(args[0]) < 1e-100, graph
+            else:  # every other node inside its op's domain, judged on the values the graph really has
+                assert OPS[node.op].domain([float(a) for a in args], node.const), (graph, node)
             hazards["op without rational values"] += not OPS[node.op].rational(node.const)
         hazards["tiny leaf"] += any(0 < abs(x) < 1e-100 for x in graph.leaves)
         hazards["huge leaf"] += any(abs(x) >= 1e100 for x in graph.leaves)
