@@ -251,7 +251,7 @@ def test_stress_graphs_keep_every_path_gain_within_the_bound():
     graphs = drawn(gs.stress_graphs(), 200)
     largest = [max(path_gains(graph)) for graph in graphs]
     assert max(largest) <= gs.STRESS_BOUND
-    assert sum(g > 1e100 for g in largest) >= 10  # and the bound is approached: large gains are drawn
+    assert any(g > 1e100 for g in largest)  # and large gains are drawn (how many: see the hazards test)
 
 
 def test_a_cancellation_cancels_a_tiny_value_whenever_there_is_one():
