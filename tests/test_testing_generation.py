@@ -223,7 +223,8 @@ def test_stress_graphs_draw_every_hazard_and_stay_finite():
                 assert abs(args[0]) >= gs.KINK_MARGIN or 0 < abs(args[0]) < 1e-100, graph
             else:  # every other node inside its op's domain, judged on the values the graph really has
                 assert OPS[node.op].domain([float(a) for a in args], node.const), (graph, node)
-            hazards["op without rational values"] += not OPS[node.op].rational(node.const)
+            spec = OPS[node.op]  # exp, log, tanh, sigmoid, x ** y, c ** x: never rational
+            hazards["op without rational values"] += not any(spec.rational(c) for c in spec.consts or (None,))
         hazards["tiny leaf"] += any(0 < abs(x) < 1e-100 for x in graph.leaves)
         hazards["huge leaf"] += any(abs(x) >= 1e100 for x in graph.leaves)
         hazards["ordinary node"] += any(n.op not in ("rsub", "mul", "relu", "add") for n in graph.nodes)
@@ -245,6 +246,12 @@ def path_gains(graph) -> list[float]:
         partials = OPS[node.op].rule(len(node.args), node.const)(*[float(values[a]) for a in node.args])[1:]
         gains.append(max([1.0, *(abs(p) * gains[a] for a, p in zip(node.args, partials))]))
     return gains
+
+
+def test_a_path_gain_multiplies_the_partials_along_the_path():
+    # d(a * b)/da = b = 3 times the gain 1e100 into b... and d/db = a = 1e200 times b's gain 1e100
+    assert gs._gain(OPS["mul"], [1e200, 3.0], [1.0, 1e100], (0, 1), None) == 1e300
+    assert gs._gain(OPS["mul"], [0.5, 0.25], [1.0, 1.0], (0, 1), None) == 1.0  # never below 1
 
 
 def test_stress_graphs_keep_every_path_gain_within_the_bound():
