@@ -150,7 +150,7 @@ def test_shape_counts_of_a_hand_written_graph():
     assert shape_counts([Graph((0.5,), (Node("neg", (0,)), Node("exp", (0,))))]).dead == 1
 
 
-@pytest.mark.parametrize("engine", ["autograd", "micrograd"])
+@pytest.mark.parametrize("engine", ["autograd", "micrograd.engine"])
 def test_float_graphs_draw_every_shape_of_every_op(engine):
     ops = drawable_ops(engine, exact=False)
     s = sample(gs.graphs(engine, max_nodes=12))
