@@ -94,6 +94,14 @@ PLANTS = {
             (f"{GEN}::test_float_graphs_draw_every_shape_of_every_op[autograd]",),
         ),
         Plant(
+            "root_op_anywhere",
+            "the root op takes any slot: the joined output may feed nothing (its nodes' rules unchecked)",
+            "autograd.testing.strategies",
+            (("node = _try_node(draw, choices, values, first=len(values) - 1)",
+              "node = _try_node(draw, choices, values)"),),
+            (f"{GEN}::test_float_graphs_draw_every_shape_of_every_op[autograd]",),
+        ),
+        Plant(
             "judged_nothing_passes",
             "the verdict rule calls a check that judged nothing 'passed'",
             "autograd.testing.findings",
