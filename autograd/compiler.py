@@ -100,7 +100,7 @@ class _Trace:
         self.traced: dict[int, bool] = {id(v): True for v in inputs}
 
     def new(self, cls: type) -> Any:
-        node = object.__new__(cls)
+        node: Value = object.__new__(cls)
         self.created.append(node)
         frame = _user_frame(sys._getframe(1))
         self.made_at[id(node)] = (frame.f_code, frame.f_lineno) if frame is not None else None
@@ -232,7 +232,7 @@ def _tracing(inputs: list[Value]) -> Iterator[_Trace]:
         _active = trace
         saved_new = engine._new
         engine._new = trace.new
-        Value.data = property(_get_data, _set_data)  # type: ignore[assignment,method-assign]
+        Value.data = property(_get_data, _set_data)  # type: ignore[misc]
         for name, method in _REFUSED.items():
             setattr(Value, name, method)
         try:
@@ -240,7 +240,7 @@ def _tracing(inputs: list[Value]) -> Iterator[_Trace]:
         finally:
             for name in _REFUSED:
                 delattr(Value, name)
-            Value.data = _DATA_SLOT  # type: ignore[method-assign]
+            Value.data = _DATA_SLOT  # type: ignore[misc]
             engine._new = saved_new
             _active = None
 
@@ -264,14 +264,18 @@ class Compiled:
 
     __slots__ = ("_fast", "_fast_value", "_program", "constants", "n_inputs", "n_ops", "source")
 
-    def __init__(self, program: _Program, source: str, namespace: dict[str, Any]) -> None:
+    def __init__(self, program: _Program) -> None:
         self._program = program
-        self.source = source
-        self._fast = namespace["value_and_grad"]
-        self._fast_value = namespace["value"]
+        self.source, self._fast = _build(program, gradient=True)
+        self._fast_value: Callable[..., Any] | None = None  # written when first asked for
         self.constants = program.constants
         self.n_inputs = len(program.inputs)
         self.n_ops = len(program.ops)
+
+    @property
+    def value_source(self) -> str:
+        """The generated source of the forward pass alone (``value``)."""
+        return _generate(self._program, gradient=False)[0]
 
     def __call__(self, inputs: Sequence[Any]) -> tuple[Any, list[Any]]:
         if len(inputs) != self.n_inputs:
@@ -281,11 +285,14 @@ class Compiled:
                 return self._fast(*inputs)  # type: ignore[no-any-return]
             except (ArithmeticError, ValueError, TypeError):
                 pass
-        return self.interpret(inputs)
+        result: tuple[Any, list[Any]] = self.interpret(inputs)
+        return result
 
     def value(self, inputs: Sequence[Any]) -> Any:
         if len(inputs) != self.n_inputs:
             raise ValueError(f"compiled function: expected {self.n_inputs} inputs, got {len(inputs)}")
+        if self._fast_value is None:
+            self._fast_value = _build(self._program, gradient=False)[1]
         if _PLAIN_TYPES.issuperset(map(type, inputs)):
             try:
                 return self._fast_value(*inputs)
@@ -345,7 +352,7 @@ class _Program:
             made[id(c)] = engine._constant(c.data)
         for node in self.ops:
             operands = [made[id(c)] for c in engine._operands(node._a, node._b)]
-            made[id(node)] = _REPLAY[node._back](operands)  # type: ignore[index]
+            made[id(node)] = _REPLAY[node._back](operands)
         outputs = [made[id(v)] for v in self.outputs]
         value = _unflatten(self.shape, [v.data for v in outputs])
         if not gradient:
@@ -363,7 +370,9 @@ def _flatten(result: Any) -> tuple[Any, list[Value]]:
             return len(outputs) - 1
         if isinstance(x, (list, tuple)) and depth < 50:
             return (type(x), [shape_of(item, depth + 1) for item in x])
-        raise TypeError(f"compile: f must return a Value or lists/tuples of Values, got {x!r} ({type(x).__name__})")
+        raise TypeError(
+            f"compile: f must return a Value or lists/tuples of Values, got {x!r} ({type(x).__name__})"
+        )
 
     shape = shape_of(result, 0)
     if not outputs:
@@ -643,7 +652,9 @@ _CODE: dict[Any, tuple[Emit, Emit]] = {
 }
 _missing = set(engine._RULES) - set(_CODE)
 if _missing:  # a new op in the engine needs its code here too
-    raise ImportError(f"autograd.compiler: no code for the engine ops {sorted(engine._RULE_NAMES[r] for r in _missing)}")
+    raise ImportError(
+        f"autograd.compiler: no code for the engine ops {sorted(engine._RULE_NAMES[r] for r in _missing)}"
+    )
 
 
 def _backward_order(root: Value) -> list[Value]:
@@ -666,8 +677,38 @@ def _check_line(values: list[str]) -> list[str]:
     return [f"if not -1e999 < {total} < 1e999: raise _NonFinite"]
 
 
-def generate(program: _Program) -> tuple[str, dict[str, Any]]:
-    """The source of ``value(x0, ...)`` and ``value_and_grad(x0, ...)``, and their namespace."""
+def _build(program: _Program, gradient: bool) -> tuple[str, Callable[..., Any]]:
+    """The generated function and its source (``value_and_grad`` or, without gradient, ``value``)."""
+    source, namespace = _generate(program, gradient)
+    exec(builtins.compile(source, f"<autograd.compile {program.name}>", "exec"), namespace)
+    return source, namespace["value_and_grad" if gradient else "value"]
+
+
+def _backward(e: _Emitter, program: _Program) -> tuple[list[str], list[str], list[str]]:
+    """The backward pass's lines, every leaf's gradient (checked like the engine checks them),
+    and the inputs' gradients, for the first output."""
+    root = program.outputs[0]
+    if root._back is None or id(root) not in program.created_ids:  # the output is a leaf itself
+        return [], [], ["1" if v is root else "0" for v in program.inputs]
+    order = [n for n in _backward_order(root) if id(n) in program.created_ids]
+    in_order = {id(n) for n in order}
+    leaves: dict[int, Value] = {}  # the leaves (and nodes made before the trace) the pass reaches
+    for node in reversed(order):
+        for c in _operands(node):
+            if id(c) not in in_order:
+                leaves.setdefault(id(c), c)
+    zeros = [e.grads[id(n)] for n in order if n is not root]
+    zeros += [e.grads[i] for i in leaves] + [e.grads[id(v)] for v in program.inputs if id(v) not in leaves]
+    # the engine's pass: the output's gradient is 1, every other starts at the int 0
+    lines = [f"{e.grads[id(root)]} = 1"]
+    lines += [" = ".join([*zeros[i : i + 200], "0"]) for i in range(0, len(zeros), 200)]
+    for node in reversed(order):
+        lines += _CODE[node._back][1](e, node, e.grads[id(node)])
+    return lines, [e.grads[i] for i in leaves], [e.grads[id(v)] for v in program.inputs]
+
+
+def _generate(program: _Program, gradient: bool) -> tuple[str, dict[str, Any]]:
+    """The source of ``value(x0, ...)`` or ``value_and_grad(x0, ...)``, and its namespace."""
     e = _Emitter(program)
     forward: list[str] = []
     for node in program.ops:
@@ -676,39 +717,17 @@ def generate(program: _Program) -> tuple[str, dict[str, Any]]:
     outputs = _shape_source(program.shape, [e.val(v) for v in program.outputs])
     args = ", ".join(f"x{i}" for i in range(len(program.inputs)))
 
-    root = program.outputs[0]
-    backward: list[str] = []
-    grads: list[str] = []  # every leaf's gradient (the engine checks each for overflow)
-    if root._back is None or id(root) not in program.created_ids:  # the output is a leaf itself
-        grad_list = ["1" if v is root else "0" for v in program.inputs]
-    else:
-        order = [n for n in _backward_order(root) if id(n) in program.created_ids]
-        in_order = {id(n) for n in order}
-        touched: dict[int, Value] = {}
-        for node in reversed(order):
-            for c in _operands(node):
-                if id(c) not in in_order:
-                    touched.setdefault(id(c), c)
-        zeros = [e.grads[id(n)] for n in order if n is not root]
-        zeros += [e.grads[i] for i in touched] + [
-            e.grads[id(v)] for v in program.inputs if id(v) not in touched
-        ]
-        backward.append(f"{e.grads[id(root)]} = 1")
-        backward += [" = ".join([*zeros[i : i + 200], "0"]) for i in range(0, len(zeros), 200)]
-        for node in reversed(order):
-            backward += _CODE[node._back][1](e, node, e.grads[id(node)])
-        grads = [e.grads[i] for i in touched]
-        grad_list = [e.grads[id(v)] for v in program.inputs]
-
     def body(lines: list[str]) -> str:
         return "".join(f"    {line}\n" for line in lines)
 
+    if not gradient:
+        source = (
+            f"def value({args}):\n" + body(forward) + body(_check_line(values)) + f"    return {outputs}\n"
+        )
+        return source, e.namespace
+    backward, grads, grad_list = _backward(e, program)
     source = (
-        f"def value({args}):\n"
-        + body(forward)
-        + body(_check_line(values))
-        + f"    return {outputs}\n\n\n"
-        + f"def value_and_grad({args}):\n"
+        f"def value_and_grad({args}):\n"
         + body(forward)
         + body(backward)
         + body(_check_line(values + grads))
@@ -718,7 +737,7 @@ def generate(program: _Program) -> tuple[str, dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------- compile
-def compile(f: Callable[..., Any], example_inputs: Sequence[Any]) -> Compiled:  # noqa: A001
+def compile(f: Callable[..., Any], example_inputs: Sequence[Any]) -> Compiled:
     """Trace ``f(*Values of example_inputs)`` once and compile it to straight-line Python.
 
     ``f`` takes one Value per input (like ``autograd.hessian``) and returns a Value, or
@@ -733,8 +752,4 @@ def compile(f: Callable[..., Any], example_inputs: Sequence[Any]) -> Compiled:  
     leaves = engine._leaves("compile", example_inputs)
     with _tracing(leaves) as trace:
         result = f(*leaves)
-    program = _Program(getattr(f, "__qualname__", repr(f)), trace, result)
-    source, namespace = generate(program)
-    code = builtins.compile(source, f"<autograd.compile {program.name}>", "exec")
-    exec(code, namespace)
-    return Compiled(program, source, namespace)
+    return Compiled(_Program(getattr(f, "__qualname__", repr(f)), trace, result))
