@@ -1,0 +1,369 @@
+"""The compiler's checks, and the code-generation bugs they must catch.
+
+``autograd.compile`` is right when the code it writes computes what the
+interpreter computes: the same output and gradient (the same float bits, the
+same number types, equal Fractions) and, where the interpreter raises, the same
+error.  Each ``check_*`` below judges that on one family of functions for any
+compiler module (the real ``autograd.compiler``, or a broken copy); it returns
+nothing and raises ``AssertionError`` with the function, the point and both
+outcomes when they differ.  ``tests/test_compile.py`` runs them on the real
+compiler; ``test_codegen_zoo.py`` runs them on every broken copy in ``BUGS`` and
+requires that some check fails.
+
+A broken copy is the compiler's source with one checked text substitution (the
+snippet must occur exactly once, so a refactor breaks the zoo loudly).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import autograd.compiler
+from autograd import engine
+from autograd.engine import Value, dot, grad, vsum
+from autograd.testing import strategies as gs
+from autograd.testing.engines import resolve_engine
+from autograd.testing.graph import Graph
+from autograd.testing.ops import OPS
+
+COMPILER_SOURCE = Path(autograd.compiler.__file__).read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------- comparing outcomes
+def same(a: Any, b: Any) -> bool:
+    """Equal and of the same type, floats bit for bit (-0.0 is not 0.0), lists item by item."""
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        return a.hex() == b.hex() or (math.isnan(a) and math.isnan(b))
+    return bool(a == b)
+
+
+def outcome(run: Callable[[], Any]) -> tuple[Any, ...]:
+    """("ok", result) or ("raised", exception type, message)."""
+    try:
+        return ("ok", run())
+    except (ArithmeticError, ValueError, TypeError) as exc:
+        return ("raised", type(exc), str(exc))
+
+
+def same_outcome(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    if a[0] != b[0]:
+        return False
+    return same(a[1], b[1]) if a[0] == "ok" else a[1:] == b[1:]
+
+
+def interpreted(f: Callable[..., Any], point: Sequence[Any], gradient: bool = True) -> Any:
+    """What the engine gives: f's output as numbers, and d(first output)/d(input)."""
+    leaves = [Value(x) for x in point]
+    result = f(*leaves)
+    flat: list[Value] = []
+    shape = _numbers(result, flat)
+    return (shape, grad(flat[0], leaves)) if gradient else shape
+
+
+def _numbers(result: Any, flat: list[Value]) -> Any:
+    if isinstance(result, Value):
+        flat.append(result)
+        return result.data
+    return type(result)(_numbers(r, flat) for r in result)
+
+
+def assert_agrees(
+    compiler: ModuleType, f: Callable[..., Any], trace_at: Sequence[Any], points: Sequence[Any]
+) -> None:
+    """Compile ``f`` at ``trace_at``; at each point, compiled == interpreted (value and gradient)."""
+    compiled = compiler.compile(f, trace_at)
+    for point in points:
+        for gradient in (True, False):
+            mine = outcome(lambda p=point, g=gradient: compiled(p) if g else compiled.value(p))
+            theirs = outcome(lambda p=point, g=gradient: interpreted(f, p, g))
+            assert same_outcome(mine, theirs), (
+                f"compiled {getattr(f, '__name__', f)} (traced at {list(trace_at)}) at {list(point)}"
+                f"{'' if gradient else ', value only'}:\n  compiled:    {mine}\n  interpreter: {theirs}\n"
+                f"generated code:\n{compiled.source}"
+            )
+
+
+# ---------------------------------------------------------------------- hand-picked functions
+def every_op(x: Value, y: Value, z: Value) -> Value:
+    a = x * y + x / z - (-y)
+    b = (a * a).tanh() + (x**2).sigmoid() + (z * z + 1).log() + (y * 0.5).exp()
+    c = dot([x, a, x], [y, b, x], z) + vsum([a, b, a, x])
+    return c.relu() + (z * z + 1) ** y + (z * z + 1) ** 0.5 + (b - a) ** -1
+
+
+def reuse(x: Value, y: Value) -> Value:
+    s = x + x  # one node, both operands the same
+    p = s * s
+    q = p / p + x * x * x
+    return dot([s, s, y], [s, x, s], p) + vsum([q, q, s]) - y * y
+
+
+def fan_out(x: Value, y: Value) -> Value:
+    h = x * y
+    branches = [h * x, h + y, h.tanh(), h * h, (h + 1).relu()]
+    return vsum(branches) * h
+
+
+def dead_relu_and_dot(x: Value, y: Value) -> Value:
+    # behind an inactive relu the dot's gradient is 0: its rule passes nothing on, and the
+    # operands' gradients stay the int 0 (a test of types, not values)
+    inner = dot([x, y], [y, x], -10.0)
+    return inner.relu() * 3 + y
+
+
+def long_sum(*xs: Value) -> Value:
+    return vsum(xs) + dot(list(xs), list(reversed(xs)), xs[0])  # longer than one chunk
+
+
+def output_is_input(x: Value, y: Value) -> Value:
+    return x
+
+
+def several_outputs(x: Value, y: Value) -> tuple[Value, list[Value]]:
+    return x * y, [x + y, (x * y).exp(), y]
+
+
+CASES: list[tuple[Callable[..., Any], list[Any], list[list[Any]]]] = [
+    # (f, where it is traced, points it is called at: floats, ints, Fractions, and bad ones)
+    (every_op, [0.5, -1.25, 2.0], [[0.5, -1.25, 2.0], [0.1, 0.3, -0.7], [Fraction(1, 3), Fraction(-2), 3]]),
+    (every_op, [0.5, -1.25, 2.0], [[0.5, -1.25, 0.0], [1e300, 2.0, 1.0], [True, 1.0, 2.0], ["1", 1.0, 2.0]]),
+    (reuse, [1.5, -0.5], [[1.5, -0.5], [0.0, 0.0], [3, 4], [Fraction(1, 3), Fraction(5, 7)], [1e200, 1.0]]),
+    (fan_out, [0.7, -0.3], [[0.7, -0.3], [-2.0, -3.0], [2, -1], [Fraction(1, 2), Fraction(3)]]),
+    (dead_relu_and_dot, [1.0, 2.0], [[1.0, 2.0], [4.0, 4.0], [-0.0, 0.0], [3, 3]]),
+    (
+        long_sum,
+        [0.1 * i for i in range(150)],
+        [[0.1 * i for i in range(150)], [(-1) ** i / 7 for i in range(150)]],
+    ),
+    (output_is_input, [1.0, 2.0], [[3.0, 4.0], [Fraction(1, 3), 2]]),
+    (several_outputs, [1.0, 2.0], [[0.5, -1.5], [3, 4], [800.0, 1.0]]),
+]
+
+
+def check_cases(compiler: ModuleType) -> None:
+    for f, trace_at, points in CASES:
+        assert_agrees(compiler, f, trace_at, points)
+
+
+def check_errors(compiler: ModuleType) -> None:
+    """Where the interpreter raises, the compiled function raises the same, op and message."""
+    cases: list[tuple[Callable[..., Any], list[Any], list[Any]]] = [
+        (lambda x, y: x / y, [1.0, 2.0], [1.0, 0.0]),
+        (lambda x, y: (x * y).log(), [1.0, 2.0], [1.0, 0.0]),
+        (lambda x, y: (x * y).log(), [1.0, 2.0], [-1.0, 2.0]),
+        (lambda x, y: (x * y).exp(), [1.0, 2.0], [1e3, 2.0]),
+        (lambda x, y: x * y * y, [1.0, 2.0], [1e300, 1e10]),
+        (lambda x, y: x**0.5 + y, [1.0, 2.0], [-4.0, 1.0]),
+        (lambda x, y: x**0.5 + y, [1.0, 2.0], [0.0, 1.0]),
+        (lambda x, y: x**-1 + y, [1.0, 2.0], [0.0, 1.0]),
+        (lambda x, y: x**-1 + y, [1, 2], [0, 1]),
+        (lambda x, y: x**y, [1.0, 2.0], [-1.0, 2.0]),
+        (lambda x, y: x**y, [1.0, 2.0], [0.0, 2.0]),
+        (lambda x, y: x**3 * y, [1.0, 2.0], [1e200, 1.0]),
+        (lambda x, y: (x * y).log(), [1.0, 2.0], [1e-320, 1.0]),  # the gradient 1/x overflows
+        (lambda x, y: (x**1.5) * y, [1.0, 2.0], [1e250, 1.0]),  # so does the pow rule's
+        (lambda x, y: x + y, [1.0, 2.0], [True, 1.0]),
+        (lambda x, y: x + y, [1.0, 2.0], [float("nan"), 1.0]),
+    ]
+    for f, trace_at, point in cases:
+        assert_agrees(compiler, f, trace_at, [point])
+
+
+def check_higher_order(compiler: ModuleType) -> None:
+    """A Hessian, an hvp and a Newton step, each taken inside the compiled function."""
+
+    def loss(x: Value, y: Value) -> Value:
+        return (1 - x) ** 2 + 100 * (y - x * x) ** 2 + (x * y).tanh()
+
+    def hessian(x: Value, y: Value) -> list[list[Value]]:
+        g = grad(loss(x, y), [x, y], create_graph=True)
+        return [grad(gi, [x, y], create_graph=True) for gi in g]
+
+    def hvp(x: Value, y: Value, u: Value, w: Value) -> Value:
+        gx, gy = grad(loss(x, y), [x, y], create_graph=True)
+        hx, hy = grad(gx * u + gy * w, [x, y], create_graph=True)
+        return hx * u + hy * w  # a number, so that the compiled function has a gradient too
+
+    def newton_step(x: Value, y: Value) -> list[Value]:
+        gx, gy = grad(loss(x, y), [x, y], create_graph=True)
+        (a, b), (c, d) = (grad(g, [x, y], create_graph=True) for g in (gx, gy))
+        det = a * d - b * c
+        return [x - (d * gx - b * gy) / det, y - (a * gy - c * gx) / det]
+
+    assert_agrees(compiler, hessian, [-1.2, 1.0], [[-1.2, 1.0], [0.5, 0.25], [Fraction(1, 3), 2]])
+    assert_agrees(compiler, hvp, [-1.2, 1.0, 0.5, 2.0], [[-1.2, 1.0, 0.5, 2.0], [Fraction(1, 2), 3, 1, -1]])
+    assert_agrees(compiler, newton_step, [-1.2, 1.0], [[-1.2, 1.0], [0.9, 0.8]])
+
+
+# ---------------------------------------------------------------------- random graphs
+_ENGINE = resolve_engine(None)
+
+
+def graph_function(graph: Graph) -> Callable[..., Value]:
+    """The graph as a function of its leaves, built with the engine's ops (``Graph.build``'s loop)."""
+
+    def f(*xs: Value) -> Value:
+        values = list(xs)
+        for node in graph.nodes:
+            values.append(OPS[node.op].apply(_ENGINE, [values[a] for a in node.args], node.const))
+        return values[graph.out]
+
+    f.__name__ = f"graph {graph.code()}"
+    return f
+
+
+def check_random_graphs(compiler: ModuleType, max_examples: int | None = None) -> None:
+    """Random DAGs with fan-out and reuse: compiled == interpreted at the trace point and elsewhere,
+    bit for bit on float graphs, exactly on rational ones (and equal to sympy's exact gradient)."""
+    chosen = {"max_examples": max_examples} if max_examples else {}
+
+    @settings(**chosen)
+    @given(st.one_of(gs.graphs(), gs.graphs(exact=True)), st.data())
+    def run(graph: Graph, data: Any) -> None:
+        f = graph_function(graph)
+        leaf = gs.rational_leaves if graph.rational else gs.float_leaves
+        elsewhere = data.draw(st.lists(leaf, min_size=len(graph.leaves), max_size=len(graph.leaves)))
+        assert_agrees(compiler, f, graph.leaves, [graph.leaves, elsewhere])
+        if graph.rational:  # sympy's derivative, evaluated exactly
+            ref = graph.reference()
+            value, gradient = compiler.compile(f, graph.leaves)(graph.leaves)
+            assert value == ref.value and list(gradient) == list(ref.gradient), (value, gradient, ref)
+
+    run()
+
+
+# ---------------------------------------------------------------------- the bugs
+@dataclass(frozen=True)
+class Bug:
+    name: str
+    what: str
+    edits: tuple[tuple[str, str], ...]
+
+
+BUGS = {
+    bug.name: bug
+    for bug in (
+        Bug(
+            "wrong operand",
+            "mul's rule emitted with the wrong operand: a's share is g * a instead of g * b",
+            (('e.give(a, f"{g} * {e.val(b)}")', 'e.give(a, f"{g} * {e.val(a)}")'),),
+        ),
+        Bug(
+            "reused node's shares emitted once",
+            "a node used twice by one op (x * x, s + s) gets one share instead of two",
+            (
+                (
+                    "        lines += _CODE[node._back][1](e, node, e.grads[id(node)])",
+                    "        lines += list(dict.fromkeys(_CODE[node._back][1](e, node, e.grads[id(node)])))",
+                ),
+            ),
+        ),
+        Bug(
+            "backward in forward order",
+            "the backward pass fires the rules in topological order instead of its reverse",
+            (
+                (
+                    "    for node in reversed(order):\n        lines +=",
+                    "    for node in order:\n        lines +=",
+                ),
+            ),
+        ),
+        Bug(
+            "backward in reversed creation order",
+            "the backward pass fires the rules in reversed creation order (a valid order, not the engine's)",
+            (
+                (
+                    "    order = [n for n in _backward_order(root) if id(n) in program.created_ids]",
+                    "    order = [n for n in program.ops if n is root or id(n) in "
+                    "{id(m) for m in _backward_order(root)}]",
+                ),
+            ),
+        ),
+        Bug(
+            "dot adds its start last",
+            "dot's sum written w0*x0 + ... + start (the same sum, other float rounding)",
+            (
+                (
+                    "    return _sum_lines(out, e.val(prev[-1]), terms)",
+                    "    return _sum_lines(out, terms[0], [*terms[1:], e.val(prev[-1])]) "
+                    "if terms else [f'{out} = 0']",
+                ),
+            ),
+        ),
+        Bug(
+            "dot's zero-gradient skip dropped",
+            "dot's rule passes shares of a zero gradient on (the engine's returns at once)",
+            (('    lines = [f"if {g}:"]', '    lines = ["if True:"]'),),
+        ),
+        Bug(
+            "no finiteness check",
+            "the generated code never checks for overflow: it returns inf where the engine raises",
+            (("    if not values:\n        return []", "    if True:\n        return []"),),
+        ),
+        Bug(
+            "gradients start at 0.0",
+            "every gradient starts at the float 0.0 instead of the int 0 (types and -0.0 differ)",
+            (('[" = ".join([*zeros[i : i + 200], "0"])', '[" = ".join([*zeros[i : i + 200], "0.0"])'),),
+        ),
+    )
+}
+
+
+def substitute(source: str, old: str, new: str) -> str:
+    count = source.count(old)
+    if count != 1:
+        raise AssertionError(
+            f"codegen zoo: expected exactly one {old!r} in autograd/compiler.py, found {count}"
+        )
+    return source.replace(old, new)
+
+
+def variant(bug: Bug) -> ModuleType:
+    """A fresh copy of the compiler with the bug's edits."""
+    source = COMPILER_SOURCE
+    for old, new in bug.edits:
+        source = substitute(source, old, new)
+    module = ModuleType(f"codegen_zoo_{bug.name.replace(' ', '_')}")
+    module.__file__ = f"<codegen zoo: {bug.name}>"
+    sys.modules[module.__name__] = module  # (dataclasses look their module up there)
+    try:
+        exec(compile(source, module.__file__, "exec"), module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
+    return module
+
+
+CHECKS: dict[str, Callable[[ModuleType], None]] = {
+    "cases": check_cases,
+    "errors": check_errors,
+    "higher order": check_higher_order,
+    "random graphs": lambda compiler: check_random_graphs(compiler, max_examples=30),
+}
+
+
+def failures(compiler: ModuleType) -> dict[str, str]:
+    """check name -> the first lines of its failure, for every check that fails on ``compiler``."""
+    failed = {}
+    for name, check in CHECKS.items():
+        try:
+            check(compiler)
+        except AssertionError as exc:
+            failed[name] = str(exc).splitlines()[0] if str(exc) else "AssertionError"
+    return failed
+
+
+__all__ = ["BUGS", "CHECKS", "dot", "engine", "failures", "variant", "vsum"]
