@@ -50,6 +50,7 @@ from __future__ import annotations
 import builtins
 import linecache
 import math
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -609,7 +610,7 @@ def _bw_tanh(e: _Emitter, node: Value, g: str) -> list[str]:
 
 
 def _bw_relu(e: _Emitter, node: Value, g: str) -> list[str]:
-    return [f"if {e.val(node)} > 0: {e.give(node._a, g)}"]
+    return [f"if {e.val(node)} > 0:", "    " + e.give(node._a, g)]
 
 
 def _bw_sigmoid(e: _Emitter, node: Value, g: str) -> list[str]:
@@ -684,6 +685,45 @@ def _build(program: _Program, gradient: bool) -> tuple[str, Callable[..., Any]]:
     return source, namespace["value_and_grad" if gradient else "value"]
 
 
+_SHARE = re.compile(r"(g\w+) ([+-])= (.+)")
+
+
+def _first_shares(rule: list[str], assigned: set[str]) -> list[str]:
+    """A rule's lines, with each gradient's first share written without the int 0 it starts at.
+
+    The engine sums a gradient's shares from the int 0: ``0 + s`` is ``s`` itself for every
+    int, float and Fraction ``s`` except a zero (``0 + -0.0`` is ``0.0``), so the first share is
+    assigned and, only if it is a zero, added to 0 after all (``0 - s`` likewise, from ``-s``):
+    the same numbers as the engine's, without an int-plus-float addition per gradient.  A
+    gradient first reached inside a branch (relu's, dot's) starts at 0 before the branch.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(rule):
+        line = rule[i]
+        i += 1
+        if line.endswith(":"):  # a branch: its body is the indented lines that follow
+            body = []
+            while i < len(rule) and rule[i].startswith("    "):
+                body.append(rule[i])
+                i += 1
+            for inner in body:
+                m = _SHARE.fullmatch(inner.strip())
+                if m and m[1] not in assigned:
+                    out.append(f"{m[1]} = 0")
+                    assigned.add(m[1])
+            out += [line, *body]
+            continue
+        m = _SHARE.fullmatch(line)
+        if m and m[1] not in assigned:
+            assigned.add(m[1])
+            share = m[3] if m[2] == "+" else f"-({m[3]})"
+            out += [f"{m[1]} = {share}", f"if not {m[1]}: {m[1]} = 0 + {m[1]}"]
+        else:
+            out.append(line)
+    return out
+
+
 def _backward(e: _Emitter, program: _Program) -> tuple[list[str], list[str], list[str]]:
     """The backward pass's lines, every leaf's gradient (checked like the engine checks them),
     and the inputs' gradients, for the first output."""
@@ -697,13 +737,16 @@ def _backward(e: _Emitter, program: _Program) -> tuple[list[str], list[str], lis
         for c in _operands(node):
             if id(c) not in in_order:
                 leaves.setdefault(id(c), c)
-    zeros = [e.grads[id(n)] for n in order if n is not root]
-    zeros += [e.grads[i] for i in leaves] + [e.grads[id(v)] for v in program.inputs if id(v) not in leaves]
     # the engine's pass: the output's gradient is 1, every other starts at the int 0
     lines = [f"{e.grads[id(root)]} = 1"]
-    lines += [" = ".join([*zeros[i : i + 200], "0"]) for i in range(0, len(zeros), 200)]
+    assigned = {e.grads[id(root)]}
     for node in reversed(order):
-        lines += _CODE[node._back][1](e, node, e.grads[id(node)])
+        g = e.grads[id(node)]
+        if g not in assigned:  # no share reached it (pow ** 0 sends none): it is still 0
+            lines.append(f"{g} = 0")
+            assigned.add(g)
+        lines += _first_shares(_CODE[node._back][1](e, node, g), assigned)
+    lines += [f"{e.grads[i]} = 0" for i in (*leaves, *map(id, program.inputs)) if e.grads[i] not in assigned]
     return lines, [e.grads[i] for i in leaves], [e.grads[id(v)] for v in program.inputs]
 
 
