@@ -273,7 +273,8 @@ BUGS = {
             (
                 (
                     "        lines += _first_shares(_CODE[node._back][1](e, node, g), assigned)",
-                    "        lines += _first_shares(list(dict.fromkeys(_CODE[node._back][1](e, node, g))), assigned)",
+                    "        lines += _first_shares(list(dict.fromkeys(_CODE[node._back][1](e, node, g))), "
+                    "assigned)",
                 ),
             ),
         ),
