@@ -2,11 +2,12 @@
 
     python .ci/mutation_gate.py                   # the engine: rm -rf mutants, mutmut run, judge
     python .ci/mutation_gate.py --target oracles  # the oracles, against the checker's self-tests
-    python .ci/mutation_gate.py --target all      # both in turn (what tox -e mutation runs)
+    python .ci/mutation_gate.py --target compiler # autograd.compile's code generator, against its tests
+    python .ci/mutation_gate.py --target all      # each in turn (what tox -e mutation runs)
     python .ci/mutation_gate.py --reuse           # judge again without re-running from scratch
     python .ci/mutation_gate.py --list            # also print each survivor as a MUTANTS table row
 
-Two targets:
+Three targets:
 * ``engine``: [tool.mutmut] of pyproject.toml as it is (the engine and the network
   against all three test directories); survivors listed in regressions/MUTANTS.md.
 * ``oracles``: the oracles and the error columns of the op table against the
@@ -16,6 +17,9 @@ Two targets:
   with those keys replaced; survivors
   listed in regressions/MUTANTS-oracles.md.  Inspect a mutant there:
   ``cd mutants-oracles && python -m mutmut show NAME``.
+* ``compiler``: ``autograd/compiler.py`` (``autograd.compile``) against its own
+  tests, configured by [tool.mutation_gate.compiler], in ``mutants-compiler/``;
+  survivors listed in regressions/MUTANTS-compiler.md.
 
 mutmut exits 0 whatever survives, so this script judges the run itself:
 * the run must be complete: no mutant left unchecked, timed out, suspicious,
@@ -45,8 +49,12 @@ from pathlib import Path
 import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = {"engine": ROOT / "regressions" / "MUTANTS.md", "oracles": ROOT / "regressions" / "MUTANTS-oracles.md"}
-WORKDIRS = {"engine": ROOT, "oracles": ROOT / "mutants-oracles"}
+DOCS = {
+    "engine": ROOT / "regressions" / "MUTANTS.md",
+    "oracles": ROOT / "regressions" / "MUTANTS-oracles.md",
+    "compiler": ROOT / "regressions" / "MUTANTS-compiler.md",
+}
+WORKDIRS = {"engine": ROOT, "oracles": ROOT / "mutants-oracles", "compiler": ROOT / "mutants-compiler"}
 # Not copied into a target's working copy: version control, caches, earlier runs.
 NOT_COPIED = shutil.ignore_patterns(
     ".git", ".tox", ".venv", "mutants", "mutants-*", "__pycache__", ".*_cache", ".hypothesis", "*.egg-info"

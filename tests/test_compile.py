@@ -244,6 +244,7 @@ def test_interpret_runs_the_recorded_graph_with_the_engine():
 
 
 # ---------------------------------------------------------------------- used: train --compile
+@pytest.mark.slow  # (a few seconds: kept out of the mutation runs)
 def test_train_compile_gives_the_same_losses_and_accuracy_step_for_step():
     plain, compiled = [], []
     cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=io.StringIO(), history=plain)
@@ -258,6 +259,7 @@ def test_train_compile_gives_the_same_losses_and_accuracy_step_for_step():
     assert "compiled in" in out.getvalue()
 
 
+@pytest.mark.slow
 def test_train_compile_from_the_command_line(capsys):
     assert cli.main(["train", "--compile", "--steps", "3", "--hidden", "4,4", "--every", "1"]) == 0
     with_compile = capsys.readouterr().out
