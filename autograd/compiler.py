@@ -83,6 +83,7 @@ class Constant:
 
 # ---------------------------------------------------------------------- tracing
 _ENGINE_GLOBALS = vars(engine)
+_OWN_GLOBALS = globals()
 _DATA_SLOT = Value.__dict__["data"]
 #: engine functions whose reading of a traced value would bake a number into the trace, by name
 _FIRST_ORDER_RULES = {rule.__name__ for rule in engine._RULES}
@@ -95,6 +96,8 @@ def _function_name(code: Any) -> str:
     if name.startswith("x_") and "__mutmut_" in name:
         return name[2 : name.index("__mutmut_")]
     return name
+
+
 _TRACE_LOCK = threading.Lock()
 _active: _Trace | None = None
 
@@ -111,7 +114,7 @@ class _Trace:
     def new(self, cls: type) -> Any:
         node: Value = object.__new__(cls)
         self.created.append(node)
-        frame = _user_frame(sys._getframe(1))
+        frame = _user_frame(_caller())
         self.made_at[id(node)] = (frame.f_code, frame.f_lineno) if frame is not None else None
         return node
 
@@ -147,9 +150,24 @@ class _Trace:
 
 def _user_frame(frame: Any) -> Any:
     """The first frame outside the engine and this module (the user's code)."""
-    while frame is not None and frame.f_globals.get("__name__") in (engine.__name__, __name__):
+    while frame is not None and (
+        frame.f_globals.get("__name__") in (engine.__name__, __name__) or _is_wrapper(frame)
+    ):
         frame = frame.f_back
     return frame
+
+
+def _caller() -> Any:
+    """The frame that called the caller of this function, seen through mutmut's trampolines
+    (under mutation testing each function here runs behind one)."""
+    frame = sys._getframe(2)
+    while frame is not None and (frame.f_globals is _OWN_GLOBALS or _is_wrapper(frame)):
+        frame = frame.f_back
+    return frame
+
+
+def _is_wrapper(frame: Any) -> bool:
+    return str(frame.f_globals.get("__name__", "")).startswith("mutmut")
 
 
 def _where(frame: Any) -> str:
@@ -166,7 +184,7 @@ def _line(code: Any, lineno: int) -> str:
 def _get_data(node: Value) -> Any:
     raw = _DATA_SLOT.__get__(node, Value)
     trace = _active
-    frame = sys._getframe(1)
+    frame = _caller()
     if trace is None or not trace.is_traced(node):
         return raw
     reader = _function_name(frame.f_code) if frame.f_globals is _ENGINE_GLOBALS else ""
@@ -191,7 +209,7 @@ def _get_data(node: Value) -> Any:
 
 def _set_data(node: Value, x: Any) -> None:
     trace = _active
-    frame = sys._getframe(1)
+    frame = _caller()
     if trace is not None and frame.f_globals is not _ENGINE_GLOBALS and trace.is_traced(node):
         raise TraceError(f"assigning .data of a traced Value at {_where(frame)}; the trace cannot record it")
     _DATA_SLOT.__set__(node, x)
@@ -203,7 +221,7 @@ def _refusal(what: str, untraced: Callable[[Any], Any]) -> Callable[..., Any]:
         if trace is None or not trace.is_traced(self):
             return untraced(self)
         raise TraceError(
-            f"{what} of a traced Value at {_where(sys._getframe(1))}: Python control flow cannot depend "
+            f"{what} of a traced Value at {_where(_caller())}: Python control flow cannot depend "
             "on a value that changes from call to call (use relu and the other ops, which need no branch)"
         )
 
