@@ -160,7 +160,7 @@ def _user_frame(frame: Any) -> Any:
 def _caller() -> Any:
     """The frame that called the caller of this function, seen through mutmut's trampolines
     (under mutation testing each function here runs behind one)."""
-    frame = sys._getframe(2)
+    frame: Any = sys._getframe(2)
     while frame is not None and (frame.f_globals is _OWN_GLOBALS or _is_wrapper(frame)):
         frame = frame.f_back
     return frame
