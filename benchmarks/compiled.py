@@ -84,7 +84,9 @@ def _median(samples: list[float]) -> str:
     return seconds(statistics.median(samples))
 
 
-def section(quick: bool, progress: Callable[[str], None], micrograd_train_seconds: float | None = None) -> Section:
+def section(
+    quick: bool, progress: Callable[[str], None], micrograd_train_seconds: float | None = None
+) -> Section:
     ours, mg = w.ours(), w.micrograd()
     points, labels = make_moons(200, noise=0.1, seed=0)
     our_model, mg_model = ours.make_model(), mg.make_model()
@@ -137,8 +139,8 @@ def section(quick: bool, progress: Callable[[str], None], micrograd_train_second
     our_model.zero_grad()
 
     progress("compiled: training to accuracy 1.000, compiled and interpreted")
-    steps_c, secs_c, acc_c, compile_c = compiled_train(ours.make_model(), points, labels, 300)
-    steps_i, secs_i, acc_i = w.train_to_full_accuracy(ours, ours.make_model(), points, labels, 300)
+    steps_c, secs_c, _acc_c, compile_c = compiled_train(ours.make_model(), points, labels, 300)
+    steps_i, secs_i, _acc_i = w.train_to_full_accuracy(ours, ours.make_model(), points, labels, 300)
 
     rows = []
     for label, t in (("one-sample step (fwd+bwd)", t_one), ("batch step, 200 points (fwd+bwd)", t_batch)):
