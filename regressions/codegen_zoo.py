@@ -251,6 +251,107 @@ def check_random_graphs(compiler: ModuleType, max_examples: int | None = None) -
     run()
 
 
+# ---------------------------------------------------------------------- a compiled function as an engine
+def compiled_engine(compiler: ModuleType) -> Any:
+    """An engine for ``autograd.testing`` whose ``backward()`` runs compiled code.
+
+    Its Values wrap the engine's (the ops build the engine's graph); ``backward()`` compiles
+    the graph below the output as a function of its leaves (the engine's ops replayed in
+    topological order) with ``compiler.compile``, runs it at the leaves' numbers and sets the
+    leaves' gradients (and the output's number) from it.  So every check of the harness
+    (sympy exactly, sympy at 50 digits, central differences, the forward value) judges the
+    compiled code as it judges an engine.
+    """
+    from autograd.testing.engines import Engine
+
+    def unwrap(x: Any) -> Any:
+        return x._v if isinstance(x, CompiledValue) else x
+
+    def wrapping(op: Callable[..., Value]) -> Callable[..., CompiledValue]:
+        return lambda *args: CompiledValue._wrap(op(*map(unwrap, args)))
+
+    class CompiledValue:
+        __slots__ = ("_compiled", "_v", "grad")
+
+        def __init__(self, x: Any) -> None:
+            self._v = x if isinstance(x, Value) else Value(x)
+            self.grad: Any = 0
+            self._compiled: Any = None
+
+        @classmethod
+        def _wrap(cls, v: Value) -> CompiledValue:
+            return cls(v)
+
+        def _compile(self) -> tuple[Any, list[CompiledValue]]:
+            """The graph below this Value compiled as a function of the harness's leaves under it."""
+            if self._compiled is None:
+                root = self._v
+                reachable = {id(n) for n in engine._reachable(root)}
+                leaves = [w for w in made_leaves if id(w._v) in reachable]
+                order = compiler._backward_order(root) if root._back is not None else []
+
+                def f(*xs: Value) -> Value:
+                    made = {id(leaf._v): x for leaf, x in zip(leaves, xs, strict=True)}
+                    for node in order:
+                        operands = [made.get(id(c), c) for c in engine._operands(node._a, node._b)]
+                        made[id(node)] = compiler._REPLAY[node._back](operands)
+                    return made.get(id(root), root)
+
+                self._compiled = (compiler.compile(f, [leaf._v.data for leaf in leaves]), leaves)
+            return self._compiled  # type: ignore[no-any-return]
+
+        @property
+        def data(self) -> Any:
+            if self._v._back is None:
+                return self._v.data
+            compiled, leaves = self._compile()
+            return compiled.value([leaf._v.data for leaf in leaves])
+
+        def backward(self) -> None:
+            compiled, leaves = self._compile()
+            _, grads = compiled([leaf._v.data for leaf in leaves])
+            for leaf, g in zip(leaves, grads, strict=True):
+                leaf.grad = leaf.grad + g
+
+        __add__ = wrapping(lambda a, b: a + b)
+        __radd__ = wrapping(lambda a, b: b + a)
+        __sub__ = wrapping(lambda a, b: a - b)
+        __rsub__ = wrapping(lambda a, b: b - a)
+        __mul__ = wrapping(lambda a, b: a * b)
+        __rmul__ = wrapping(lambda a, b: b * a)
+        __truediv__ = wrapping(lambda a, b: a / b)
+        __rtruediv__ = wrapping(lambda a, b: b / a)
+        __pow__ = wrapping(lambda a, b: a**b)
+        __rpow__ = wrapping(lambda a, b: b**a)
+        __neg__ = wrapping(lambda a: -a)
+        exp = wrapping(Value.exp)
+        log = wrapping(Value.log)
+        tanh = wrapping(Value.tanh)
+        relu = wrapping(Value.relu)
+        sigmoid = wrapping(Value.sigmoid)
+
+    made_leaves: list[CompiledValue] = []
+
+    class Leaf(CompiledValue):
+        """A leaf made by the harness (``engine.make``): its gradient is reported."""
+
+        __slots__ = ()
+
+        def __init__(self, x: Any) -> None:
+            super().__init__(x)
+            made_leaves.append(self)
+
+    return Engine(
+        Leaf,
+        vsum=lambda terms: CompiledValue._wrap(vsum(map(unwrap, terms))),
+        dot=lambda ws, xs, start=0: CompiledValue._wrap(
+            dot(list(map(unwrap, ws)), list(map(unwrap, xs)), unwrap(start))
+        ),
+        name="regressions.codegen_zoo",
+        class_name="CompiledValue",
+    )
+
+
 # ---------------------------------------------------------------------- the bugs
 @dataclass(frozen=True)
 class Bug:
@@ -368,11 +469,27 @@ def variant(bug: Bug) -> ModuleType:
     return module
 
 
+def check_harness_exact(compiler: ModuleType, max_examples: int | None = None) -> None:
+    """The harness's exact oracle (sympy, zero tolerance) on the compiled code, as on an engine."""
+    from autograd.testing import checks
+
+    eng = compiled_engine(compiler)
+    chosen: dict[str, Any] = {"max_examples": max_examples} if max_examples else {}
+
+    @settings(deadline=None, report_multiple_bugs=False, **chosen)
+    @given(gs.graphs(eng, exact=True))
+    def run(graph: Graph) -> None:
+        checks.check_exact(eng, graph)
+
+    run()
+
+
 CHECKS: dict[str, Callable[[ModuleType], None]] = {
     "cases": check_cases,
     "errors": check_errors,
     "higher order": check_higher_order,
     "random graphs": lambda compiler: check_random_graphs(compiler, max_examples=30),
+    "harness, exact oracle": lambda compiler: check_harness_exact(compiler, max_examples=30),
 }
 
 
