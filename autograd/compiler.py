@@ -699,8 +699,8 @@ def _check_line(values: list[str]) -> list[str]:
     """One test that every number is finite (a float overflow or NaN anywhere makes the sum one)."""
     if not values:
         return []
-    chunks = [", ".join(values[i : i + 255]) for i in range(0, len(values), 255)]
-    total = " + ".join(f"_sum(({chunk},))" for chunk in chunks)
+    chunks = [f"_sum(({', '.join(values[i : i + 255])},))" for i in range(0, len(values), 255)]
+    total = chunks[0] if len(chunks) == 1 else f"_sum(({', '.join(chunks)},))"  # (no deep expression)
     return [f"if not -1e999 < {total} < 1e999: raise _NonFinite"]
 
 
