@@ -60,6 +60,9 @@ class _Lying:
             def value(self, point):
                 return math.nextafter(real.value(point), math.inf)
 
+            def run_generated(self, point, gradient=True):
+                return self(point) if gradient else self.value(point)
+
         return Off()
 
 
@@ -237,10 +240,16 @@ def test_the_generated_code_is_straight_line_python():
     )
 
 
-def test_interpret_runs_the_recorded_graph_with_the_engine():
+def test_interpret_runs_the_recorded_graph_with_the_engine_and_run_generated_the_code_alone():
     compiled = autograd.compile(lambda x, y: x * y + 1, [1.0, 2.0])
     assert compiled.interpret([3.0, 4.0]) == (13.0, [4.0, 3.0])
     assert compiled.interpret([3.0, 4.0], gradient=False) == 13.0
+    assert compiled.run_generated([3.0, 4.0]) == (13.0, [4.0, 3.0])
+    assert compiled.run_generated([3.0, 4.0], gradient=False) == 13.0
+    with pytest.raises(ArithmeticError):  # the generated code notices; the call hands it over
+        compiled.run_generated([1e300, 1e300])
+    with pytest.raises(OverflowError, match="mul: result of mul"):
+        compiled([1e300, 1e300])
 
 
 # ---------------------------------------------------------------------- used: train --compile
