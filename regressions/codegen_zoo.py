@@ -98,6 +98,8 @@ def assert_agrees(
         for gradient in (True, False):
             mine = outcome(lambda p=point, g=gradient: compiled(p) if g else compiled.value(p))
             theirs = outcome(lambda p=point, g=gradient: interpreted(f, p, g))
+            replayed = outcome(lambda p=point, g=gradient: compiled.interpret(p, g))
+            assert same_outcome(replayed, theirs), (f, point, replayed, theirs)
             generated: tuple[Any, ...] = ("ok", None)
             if all(type(x) in (int, float, Fraction) for x in point):
                 # the generated code on its own (a call that falls back to the interpreter
@@ -149,6 +151,12 @@ def signed_zeros(x: Value, y: Value) -> Value:
     return x * y - y  # at y = -0.0 the first share to x is -0.0, which the engine adds to 0
 
 
+def exact_constants(x: Value, y: Value) -> tuple[Value]:
+    # a Fraction constant (bound by name in the code), an int base to a negative int power
+    # (a Fraction), an int constant over an int input (a Fraction), a one-item tuple result
+    return ((x * Fraction(1, 3) + y**-2 + 3 / y + x ** Fraction(3) - (x**0.5) * y) * 2,)
+
+
 def output_is_input(x: Value, y: Value) -> Value:
     return x
 
@@ -170,6 +178,12 @@ CASES: list[tuple[Callable[..., Any], list[Any], list[list[Any]]]] = [
         [[0.1 * i for i in range(150)], [(-1) ** i / 7 for i in range(150)]],
     ),
     (signed_zeros, [1.0, 2.0], [[1.0, -0.0], [-0.0, 0.0], [0, 0]]),
+    (
+        exact_constants,
+        [1, 2],
+        [[1, 2], [4, 3], [Fraction(1, 4), Fraction(5, 2)], [0.25, 2.5], [-1, 2], [1, 0]],
+    ),
+    (long_sum, [0.1 * i for i in range(300)], [[(-1) ** i / 3 for i in range(300)]]),  # 600 numbers checked
     (output_is_input, [1.0, 2.0], [[3.0, 4.0], [Fraction(1, 3), 2]]),
     (several_outputs, [1.0, 2.0], [[0.5, -1.5], [3, 4], [800.0, 1.0]]),
 ]

@@ -63,6 +63,9 @@ class _Lying:
             def run_generated(self, point, gradient=True):
                 return self(point) if gradient else self.value(point)
 
+            def interpret(self, point, gradient=True):
+                return real.interpret(point, gradient)
+
         return Off()
 
 
@@ -226,6 +229,9 @@ def test_bad_arguments_are_refused():
         compiled.value([1.0, 2.0, 3.0])
     with pytest.raises(TypeError, match="Value: bool True"):
         compiled([True, 2.0])
+    with pytest.raises(TypeError, match="Value: bool True"):
+        compiled.value([True, 2.0])
+    assert compiled.value([3, 4]) == 12 and type(compiled.value([3, 4])) is int
 
 
 def test_the_generated_code_is_straight_line_python():
