@@ -7,9 +7,11 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NoReturn, TextIO, cast
 
+from autograd import compiler
 from autograd.datasets import make_moons
 from autograd.engine import Value, grad, hessian, vsum
 from autograd.nn import MLP, NONLINEARITIES
@@ -30,14 +32,72 @@ def moons_loss(
 
     This is micrograd's demo loss: mean(relu(1 - y * score)) + alpha * sum(p**2).
     """
+    loss, scores = moons_objective(model, points, labels, alpha)
+    return loss, accuracy([s.data for s in scores], labels)
+
+
+def moons_objective(
+    model: MLP, points: Sequence[Sequence[Any]], labels: Sequence[Any], alpha: float = 1e-4
+) -> tuple[Value, list[Value]]:
+    """``moons_loss``'s loss and every point's score, as Values (no number read: it can be compiled)."""
     scores = [cast(Value, model(x)) for x in points]  # one output neuron: a single Value
     margins = [(1 - y * s).relu() for y, s in zip(labels, scores, strict=True)]
     # * (1.0 / n), as micrograd's demo writes it: a float mean keeps the backward pass in floats
     # (/ n with an int n would send the exact Fraction 1/n back through every point)
     data_loss = vsum(margins) * (1.0 / len(margins))
     reg = alpha * vsum(p * p for p in model.parameters())
-    correct = sum((y > 0) == (s.data > 0) for y, s in zip(labels, scores, strict=True))
-    return data_loss + reg, correct / len(labels)
+    return data_loss + reg, scores
+
+
+def accuracy(scores: Sequence[Any], labels: Sequence[Any]) -> float:
+    """The share of points whose score has the sign of their label."""
+    correct = sum((y > 0) == (s > 0) for y, s in zip(labels, scores, strict=True))
+    return float(correct / len(labels))
+
+
+def compiled_moons_loss(
+    model: MLP, points: Sequence[Sequence[float]], labels: Sequence[int], alpha: float = 1e-4
+) -> Callable[[], tuple[float, float, list[Any]]]:
+    """``moons_loss`` and its gradient compiled once (``autograd.compile``) for ``model``'s shape.
+
+    The compiled function's inputs are the parameters, then the points, then the labels, so
+    it serves any weights; the returned step function reads the model's current weights and
+    gives (loss, accuracy, d loss / d parameter), the numbers ``moons_loss`` and
+    ``backward()`` give, bit for bit.
+    """
+    params = model.parameters()
+    n = len(params)
+    flat_points = [c for p in points for c in p]
+
+    def objective(*xs: Value) -> tuple[Value, list[Value]]:
+        at = iter(xs[n : n + len(flat_points)])
+        pts = [[next(at) for _ in p] for p in points]
+        with _parameters(model, xs[:n]):
+            return moons_objective(model, pts, xs[n + len(flat_points) :], alpha)
+
+    compiled = compiler.compile(objective, [p.data for p in params] + flat_points + list(labels))
+    data = [*flat_points, *labels]
+
+    def step() -> tuple[float, float, list[Any]]:
+        (loss, scores), grads = compiled([p.data for p in params] + data)
+        return loss, accuracy(scores, labels), grads[:n]
+
+    return step
+
+
+@contextmanager
+def _parameters(model: MLP, values: Sequence[Value]) -> Iterator[None]:
+    """``model`` computing with ``values`` as its parameters (in ``parameters()`` order) for a while."""
+    saved = [(n, n.w, n.b) for layer in model.layers for n in layer.neurons]
+    at = iter(values)
+    for n, w, _ in saved:
+        n.w = [next(at) for _ in w]
+        n.b = next(at)
+    try:
+        yield
+    finally:
+        for n, w, b in saved:
+            n.w, n.b = w, b
 
 
 def train(
@@ -48,28 +108,45 @@ def train(
     nonlin: str,
     every: int,
     out: TextIO | None = None,
+    compiled: bool = False,
+    history: list[tuple[float, float]] | None = None,
 ) -> tuple[MLP, float, float]:
-    """Plain gradient descent on 200 moons points; returns (model, loss, accuracy)."""
+    """Plain gradient descent on 200 moons points; returns (model, loss, accuracy).
+
+    ``compiled=True`` runs each step through ``autograd.compile`` (the same numbers);
+    ``history`` receives every step's (loss, accuracy).
+    """
     points, labels = make_moons(200, noise=0.1, seed=seed)
     model = MLP(2, [*hidden, 1], nonlin=nonlin, seed=seed)
+    params = model.parameters()
     print(
-        f"MLP(2, {[*hidden, 1]}) nonlin={nonlin}: {len(model.parameters())} parameters, "
-        f"200 moons points, lr {lr}, {steps} steps",
+        f"MLP(2, {[*hidden, 1]}) nonlin={nonlin}: {len(params)} parameters, "
+        f"200 moons points, lr {lr}, {steps} steps{', compiled' if compiled else ''}",
         file=out,
     )
     start = time.perf_counter()
-    loss = accuracy = math.nan
+    if compiled:
+        step_of = compiled_moons_loss(model, points, labels)
+        print(f"compiled in {time.perf_counter() - start:.1f} s", file=out)
+    loss = acc = math.nan
     for step in range(steps):
-        loss_v, accuracy = moons_loss(model, points, labels)
-        loss = loss_v.data
-        model.zero_grad()
-        loss_v.backward()
-        for p in model.parameters():
-            p.data -= lr * p.grad
+        if compiled:
+            loss, acc, grads = step_of()
+            for p, g in zip(params, grads, strict=True):
+                p.data -= lr * g
+        else:
+            loss_v, acc = moons_loss(model, points, labels)
+            loss = loss_v.data
+            model.zero_grad()
+            loss_v.backward()
+            for p in params:
+                p.data -= lr * p.grad
+        if history is not None:
+            history.append((loss, acc))
         if step % every == 0 or step == steps - 1:
-            print(f"step {step:<4d} loss {loss:.4f}  accuracy {accuracy:.3f}", file=out, flush=True)
-    print(f"done in {time.perf_counter() - start:.1f} s: loss {loss:.4f}, accuracy {accuracy:.3f}", file=out)
-    return model, loss, accuracy
+            print(f"step {step:<4d} loss {loss:.4f}  accuracy {acc:.3f}", file=out, flush=True)
+    print(f"done in {time.perf_counter() - start:.1f} s: loss {loss:.4f}, accuracy {acc:.3f}", file=out)
+    return model, loss, acc
 
 
 MISSING_MATPLOTLIB = (
@@ -387,6 +464,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--every", type=_positive_int, default=10, help="print progress every N steps (default 10)"
     )
     t.add_argument("--plot", metavar="PATH", help="write a PNG of the decision boundary (needs matplotlib)")
+    t.add_argument(
+        "--compile",
+        action="store_true",
+        help="trace the loss once and train with the generated code (autograd.compile): the same numbers",
+    )
 
     s = sub.add_parser(
         "sweep",
@@ -443,7 +525,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.error(f"argument --plot: no such directory: {folder!r}")
             _pyplot()
         try:
-            model, _, _ = train(args.steps, args.lr, args.hidden, args.seed, args.nonlin, args.every)
+            model, _, _ = train(
+                args.steps, args.lr, args.hidden, args.seed, args.nonlin, args.every, compiled=args.compile
+            )
         except OverflowError as exc:
             print(f"train: diverged ({exc}); choose a smaller --lr", file=sys.stderr)
             return 1

@@ -325,8 +325,9 @@ def run(quick: bool, sections: bool = True) -> Results:
     )
     results.targets = targets(results, LARGEST_CHAIN)
     if sections:
-        from benchmarks import higher_order
+        from benchmarks import compiled, higher_order
 
+        results.sections.append(compiled.section(quick, progress, secs.get("micrograd")))
         results.sections += higher_order.sections(quick, progress)
     return results
 

@@ -1,0 +1,295 @@
+"""autograd.compile: the generated code computes what the interpreter computes, raises what it
+raises, refuses what a trace cannot record, and says what it baked in.
+
+The comparisons themselves (``regressions/codegen_zoo.py``) are shared with the code-generation
+bug zoo, which requires each of them to fail on some deliberately broken compiler.
+"""
+
+import io
+import math
+import sys
+from fractions import Fraction
+
+import pytest
+
+import autograd
+from autograd import Value, cli, compiler, grad
+from autograd.nn import MLP
+from regressions import codegen_zoo as zoo
+
+THIS_FILE = __file__
+
+
+# ---------------------------------------------------------------------- same numbers, same errors
+def test_every_op_with_reuse_and_fan_out_equals_the_interpreter_bit_for_bit_and_exactly():
+    zoo.check_cases(compiler)
+
+
+def test_errors_are_the_interpreters_at_the_same_op_with_the_same_message():
+    zoo.check_errors(compiler)
+
+
+def test_hessian_hvp_and_newton_step_taken_inside_compile_equal_the_interpreter():
+    zoo.check_higher_order(compiler)
+
+
+def test_the_comparison_can_fail():
+    # the checks' own judge: -0.0 is not 0.0, an int is not a float, a different error is different
+    assert not zoo.same(-0.0, 0.0)
+    assert not zoo.same(0, 0.0)
+    assert not zoo.same([1.0, 2.0], [1.0, 2.0000000000000004])
+    assert zoo.same((1.5, [Fraction(1, 3)]), (1.5, [Fraction(1, 3)]))
+    assert not zoo.same_outcome(("raised", ValueError, "log: x"), ("raised", ValueError, "log: y"))
+    with pytest.raises(AssertionError, match="compiled"):
+        zoo.assert_agrees(_Lying(), lambda x: x * 2, [1.0], [[1.0]])
+
+
+class _Lying:
+    """A 'compiler' whose function is off by one ulp: the checks must notice."""
+
+    def compile(self, f, inputs):
+        real = compiler.compile(f, inputs)
+
+        class Off:
+            source = real.source
+
+            def __call__(self, point):
+                value, grads = real(point)
+                return math.nextafter(value, math.inf), grads
+
+            def value(self, point):
+                return math.nextafter(real.value(point), math.inf)
+
+            def run_generated(self, point, gradient=True):
+                return self(point) if gradient else self.value(point)
+
+            def interpret(self, point, gradient=True):
+                return real.interpret(point, gradient)
+
+        return Off()
+
+
+def test_hessian_compiled_equals_autograd_hessian_exactly_on_rationals():
+    def f(x, y):
+        return x * x * y + x / (y * y + 1) + (x - y) ** 3
+
+    def hessian_of_f(x, y):
+        return [grad(g, [x, y], create_graph=True) for g in grad(f(x, y), [x, y], create_graph=True)]
+
+    compiled = autograd.compile(hessian_of_f, [1, 2])
+    for point in ([1, 2], [Fraction(1, 3), Fraction(-5, 2)], [0.25, -1.5]):
+        expected = autograd.hessian(f, point)
+        got = compiled.value(point)
+        print(point, got, expected)
+        assert zoo.same(got, expected)
+    assert isinstance(compiled.value([Fraction(1, 3), 2])[0][1], Fraction)
+
+
+def test_one_compiled_per_sample_loss_serves_every_sample():
+    model = MLP(2, [4, 1], nonlin="tanh", seed=3)
+    params = model.parameters()
+    n = len(params)
+
+    def loss(*xs):
+        with cli._parameters(model, xs[:n]):
+            return (1 - xs[n + 2] * model(list(xs[n : n + 2]))).relu()
+
+    compiled = autograd.compile(loss, [p.data for p in params] + [0.5, 0.5, 1])
+    for x, y in (([0.5, 0.5], 1), ([-1.0, 0.2], -1), ([2.0, -0.3], 1)):
+        model.zero_grad()
+        out = (1 - y * model(x)).relu()
+        out.backward()
+        value, grads = compiled([p.data for p in params] + [*x, y])
+        assert zoo.same((value, grads[:n]), (out.data, [p.grad for p in params]))
+
+
+# ---------------------------------------------------------------------- what cannot be traced
+def _line_of(text):
+    return next(i for i, line in enumerate(open(THIS_FILE), 1) if text in line)
+
+
+@pytest.mark.parametrize(
+    ("body", "what"),
+    [
+        ("branch_on_data", "reading .data"),
+        ("branch_on_bool", "bool()"),
+        ("compare", "comparison (<)"),
+        ("to_float", "float()"),
+        ("first_order_grad", "create_graph=True"),
+        ("relu_second_order", "relu"),
+        ("set_data", "assigning .data"),
+    ],
+)
+def test_data_dependent_python_is_refused_at_trace_time_naming_the_line(body, what):
+    f = UNTRACEABLE[body]
+    with pytest.raises(autograd.TraceError) as info:
+        autograd.compile(f, [0.5, 2.0])
+    message = str(info.value)
+    print(message)
+    assert what in message
+    assert f"{THIS_FILE}:{_line_of(f'# <- {body}')}" in message
+    _assert_value_restored()
+
+
+def branch_on_data(x, y):
+    if x.data > 0:  # <- branch_on_data
+        return x * y
+    return y
+
+
+def branch_on_bool(x, y):
+    return x if (x - y) else y  # <- branch_on_bool
+
+
+def compare(x, y):
+    return x * 2 if x < y else y  # <- compare
+
+
+def to_float(x, y):
+    return x * float(y)  # <- to_float
+
+
+def first_order_grad(x, y):
+    gx, _ = grad(x * y, [x, y])  # <- first_order_grad
+    return x * gx
+
+
+def relu_second_order(x, y):
+    (gx,) = grad((x * y).relu(), [x], create_graph=True)  # <- relu_second_order
+    return gx * x
+
+
+def set_data(x, y):
+    x.data = 3.0  # <- set_data
+    return x * y
+
+
+UNTRACEABLE = {
+    f.__name__: f
+    for f in (
+        branch_on_data,
+        branch_on_bool,
+        compare,
+        to_float,
+        first_order_grad,
+        relu_second_order,
+        set_data,
+    )
+}
+
+
+def _assert_value_restored():
+    assert type(Value.__dict__["data"]).__name__ == "member_descriptor"
+    assert "__bool__" not in Value.__dict__ and "__lt__" not in Value.__dict__
+    v = Value(2.0)
+    assert bool(v) and v.data == 2.0
+    with pytest.raises(TypeError):
+        v < 1  # noqa: B015
+
+
+def test_constants_and_untraced_values_are_usable_and_reported():
+    w = Value(0.25)  # closed over: baked in
+    computed_outside = Value(1.0) * 3  # an op node made before the trace: baked in too
+
+    def f(x):
+        if w.data > 0:  # an untraced Value may be read and branched on
+            return x * w + computed_outside * 2.5  # <- constants
+        return x
+
+    compiled = autograd.compile(f, [1.0])
+    shown = [str(c) for c in compiled.constants]
+    print(compiled, shown)
+    assert [c.value for c in compiled.constants] == [0.25, 3.0, 2.5]
+    assert [c.kind for c in compiled.constants] == ["Value", "Value", "number"]
+    assert all(f"{THIS_FILE}:{_line_of('# <- constants')}" in s for s in shown)
+    w.data = 100.0  # a baked-in constant does not follow its Value
+    assert compiled([2.0]) == (2.0 * 0.25 + 3.0 * 2.5, [0.25])
+
+
+def test_tracing_restores_value_even_when_f_raises():
+    def f(x):
+        return x / 0
+
+    with pytest.raises(ZeroDivisionError, match="div"):
+        autograd.compile(f, [1.0])
+    _assert_value_restored()
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(TypeError, match="compile: inputs must be a list of numbers"):
+        autograd.compile(lambda x: x, 1.0)
+    with pytest.raises(TypeError, match="must return a Value"):
+        autograd.compile(lambda x: 2.0, [1.0])
+    with pytest.raises(TypeError, match="callable"):
+        autograd.compile(3, [1.0])
+    compiled = autograd.compile(lambda x, y: x * y, [1.0, 2.0])
+    with pytest.raises(ValueError, match="expected 2 inputs, got 1"):
+        compiled([1.0])
+    with pytest.raises(ValueError, match="expected 2 inputs, got 3"):
+        compiled.value([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match="Value: bool True"):
+        compiled([True, 2.0])
+    with pytest.raises(TypeError, match="Value: bool True"):
+        compiled.value([True, 2.0])
+    assert compiled.value([3, 4]) == 12 and type(compiled.value([3, 4])) is int
+
+
+def test_the_generated_code_is_straight_line_python():
+    compiled = autograd.compile(lambda x, y: (x * y).tanh() + x, [1.0, 2.0])
+    print(compiled.source)
+    assert "for " not in compiled.source and "while " not in compiled.source
+    assert compiled.source.startswith("def value_and_grad(x0, x1):")
+    assert "v1 = _tanh(v0)" in compiled.source
+    assert compiled.value_source.startswith("def value(x0, x1):")
+    assert repr(compiled).startswith(
+        "<compiled test_the_generated_code_is_straight_line_python.<locals>.<lambda>"
+    )
+
+
+def test_interpret_runs_the_recorded_graph_with_the_engine_and_run_generated_the_code_alone():
+    compiled = autograd.compile(lambda x, y: x * y + 1, [1.0, 2.0])
+    assert compiled.interpret([3.0, 4.0]) == (13.0, [4.0, 3.0])
+    assert compiled.interpret([3.0, 4.0], gradient=False) == 13.0
+    assert compiled.run_generated([3.0, 4.0]) == (13.0, [4.0, 3.0])
+    assert compiled.run_generated([3.0, 4.0], gradient=False) == 13.0
+    with pytest.raises(ArithmeticError):  # the generated code notices; the call hands it over
+        compiled.run_generated([1e300, 1e300])
+    with pytest.raises(OverflowError, match="mul: result of mul"):
+        compiled([1e300, 1e300])
+
+
+# ---------------------------------------------------------------------- used: train --compile
+@pytest.mark.slow  # (a few seconds: kept out of the mutation runs)
+def test_train_compile_gives_the_same_losses_and_accuracy_step_for_step():
+    plain, compiled = [], []
+    cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=io.StringIO(), history=plain)
+    out = io.StringIO()
+    cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=out, compiled=True, history=compiled)
+    for step, (a, b) in enumerate(zip(plain, compiled, strict=True)):
+        print(
+            f"step {step}: interpreter loss {a[0]!r} accuracy {a[1]}, compiled loss {b[0]!r} accuracy {b[1]}"
+        )
+    assert len(plain) == 8
+    assert compiled == plain
+    assert "compiled in" in out.getvalue()
+
+
+@pytest.mark.slow
+def test_train_compile_from_the_command_line(capsys):
+    assert cli.main(["train", "--compile", "--steps", "3", "--hidden", "4,4", "--every", "1"]) == 0
+    with_compile = capsys.readouterr().out
+    assert cli.main(["train", "--steps", "3", "--hidden", "4,4", "--every", "1"]) == 0
+    without = capsys.readouterr().out
+    steps = [line for line in with_compile.splitlines() if line.startswith("step")]
+    print(with_compile, without, sep="\n")
+    assert len(steps) == 3 and steps == [line for line in without.splitlines() if line.startswith("step")]
+
+
+def test_compiler_has_code_for_every_engine_op():
+    from autograd import engine
+
+    assert set(compiler._CODE) == set(engine._RULES) == set(compiler._REPLAY)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__, "-q"]))
