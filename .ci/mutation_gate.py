@@ -211,10 +211,20 @@ def check_stale(names: list[str]) -> list[str]:
     failures = []
     for target in names:
         doc = doc_path(target)
-        if not doc.exists():
-            failures.append(f"{target}: no {doc.relative_to(ROOT)}; run `tox -e mutation-offline`")
+        recorded = (
+            {m["path"]: m["digest"] for m in SOURCE_HASH.finditer(doc.read_text(encoding="utf-8"))}
+            if doc.exists()
+            else {}
+        )
+        if not recorded:
+            # never completed: no list to be stale.  Said loudly on every run; the gate over this
+            # target is not in force until `tox -e mutation-offline` commits a complete list.
+            print(
+                f"mutation gate: {target} NOT RUN YET (no complete {doc.relative_to(ROOT)}); "
+                f"run `python .ci/mutation_gate.py --target {target} --list` and commit the list",
+                flush=True,
+            )
             continue
-        recorded = {m["path"]: m["digest"] for m in SOURCE_HASH.finditer(doc.read_text(encoding="utf-8"))}
         for path in mutmut_config(target)["only_mutate"]:
             if recorded.get(path) != source_digest(path):
                 failures.append(
