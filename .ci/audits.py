@@ -132,9 +132,9 @@ ENGINES = (
     ),
     Audited("vizgrad==0.1.2", "vizgrad", "data and grad are 0-d numpy arrays, not numbers"),
     Audited(
-        # PyPI's torch for Linux x86_64 is the CUDA build (about 0.9 GB, and some 3 GB of nvidia-*
-        # wheels it requires); the machines of this project find a CPU build of 2.13.0 (190 MB) on
-        # disk, which pip prefers (see the report of the integration that pinned it).
+        # PyPI serves Linux x86_64 a CUDA build of torch (2.14.1: a 555 MB wheel and 2.2 GB of the
+        # nvidia-* wheels it requires); this project's machines keep the CPU build of 2.13.0 (190 MB)
+        # on disk, which pip takes. See tox.ini.
         "torch==2.13.0",
         None,
         "PyTorch through 0-d float64 tensors: the shipped adapter",
