@@ -4,6 +4,7 @@
     python .ci/audits.py --install     # installs the pinned engines below, audits them all
     python .ci/audits.py               # the same, with the engines already installed
     python .ci/audits.py --only mikegrad,torch   # re-audit two, the others from the last run
+    python .ci/audits.py --render      # audit nothing: AUDITS.md from the last run (after editing NOTES)
 
 Installs.  Most engines go into the running environment with their dependencies, in one
 ``pip install`` (one resolution: a conflict between two engines stops the run at once).  An
@@ -190,6 +191,88 @@ NOTES: dict[str, str] = {
         "as femtograd for powc, tanh and nondeterministic; wrong_gradient (vpow): `Value ** Value` unwraps "
         "the exponent to a number (its docstring says only the base gets a gradient), so d(x**x)/dx at 0.5 "
         "is 0.7071 instead of 0.2170 (sympy; confirm_audits, and finite differences in the audit)."
+    ),
+    "gradflow-kit==0.1.3": (
+        "wrong_value (rsub, rdiv): `__rsub__` and `__rtruediv__` return `self - other` and `self / other`, "
+        "so 1 - x at 3 gives 2.0 and 2 / x at 4 gives 2.0 (sympy -2 and 0.5). wrong_gradient (sub, rsub, "
+        "rdiv, powc, vpow, neg): `__sub__`'s backward does `self.grad -= ...; other.grad += ...`, so "
+        "d(x - y) at (1, 2) is [-1, 1] instead of [1, -1]; d(x*(1 - x))/dx at 0 is -1 instead of 1; "
+        "d(2/x)/dx at 4 is 0.5 instead of -0.125; `__pow__` and `__neg__` set no backward at all, so "
+        "d(x**2)/dx at 3, d(x**x)/dx at 0.5 and d(-x)/dx are 0 instead of 6, 0.2170 and -1. tanh: as "
+        "femtograd (wrong_value at ±1e-300, crash at 1e4). Parents in a tuple: deterministic. All by "
+        "confirm_audits."
+    ),
+    "lilgrad==0.6.0": (
+        "crash (powc): as micrograd. crash (sigmoid): as scalargrad (`1.0 / (1.0 + math.exp(-self.data))`). "
+        "nondeterministic: parents in a frozenset (confirm_audits saw 7 different sums). All by "
+        "confirm_audits."
+    ),
+    "nanograd-aman==0.1.0": (
+        "wrong_value and wrong_gradient (rsub): `__rsub__` is `return self - other`, so 1 - x at 3 gives "
+        "2.0 with d/dx = +1 (sympy -2 and -1). crash (powc), tanh (wrong_value, crash) and nondeterministic: "
+        "as femtograd (parents in a set). All by confirm_audits."
+    ),
+    "nanograd-bgriebel==0.1.4": (
+        "wrong_gradient (powc): d(x**0)/dx at 0 is nan (the C++ rule's 0 * pow(0, -1) = 0 * inf), sympy 0 "
+        "(confirm_audits). The scout saw `backwards()` die of SIGSEGV on a chain of 50,000 steps (30,000 "
+        "were fine): a depth probe must run it in a child process."
+    ),
+    "simplegrad==0.1.0": (
+        "wrong_value (mul): values are stored as float32, so 0.3 * 0.1 gives 0.030000001192 with gradients "
+        "0.10000000149 and 0.30000001192 (sympy 0.03, 0.1, 0.3). wrong_value and wrong_gradient (relu): "
+        "`relu()` is a leaky relu of slope 0.2: relu(-1) gives -0.2 with d/dx = 0.2 (sympy 0 and 0). All by "
+        "confirm_audits."
+    ),
+    "centigrad==0.1.3": (
+        "crash (powc): the local derivative `other_value*(self.value**(other_value-1))` is computed in the "
+        "forward pass, so x**0 at 0 raises ZeroDivisionError at once. crash (sigmoid): as scalargrad. "
+        "exponential_time: `grad()` recurses over every path with no memo: for y = x doubled n times "
+        "(2**n paths, dy/dx = 2**n by sympy, right both times) n = 16 took 12 times as long as n = 12. "
+        "All by confirm_audits. (The gradient sums over every expression ever built from x: a convention.)"
+    ),
+    "GrADim==0.0.5": (
+        "crash (powc): as centigrad (the local derivative is computed in the forward pass). wrong_value "
+        "(tanh): (e^x - e^-x)/(e^x + e^-x) through numpy gives 0.0 at 1e-300 and nan at 1e4 (sympy 1e-300 "
+        "and 1.0). exponential_time: the `derivative` property walks every path (14 times as long for 4 "
+        "more doublings, as centigrad). All by confirm_audits."
+    ),
+    "mikegrad==0.2.0": (
+        "wrong_value and wrong_gradient (log): `log()` clamps its argument to [1e-8, 1 - 1e-8] (meant for "
+        "probabilities): log(2) gives -1.00000001e-08 with d/dx = 1.00000001 (sympy 0.6931 and 0.5), "
+        "log(1e-9) gives -18.42 (sympy -20.72). crash (powc), tanh (wrong_value, crash) and "
+        "nondeterministic: as femtograd; crash (sigmoid): as scalargrad. All by confirm_audits."
+    ),
+    "kaitorch==0.1.0": (
+        "wrong_value (powc, divc, div, log): 1e-8 fudges, `(a + 1e-8) ** b`, `a * (b + 1e-8) ** -1` (a "
+        "second 1e-8 inside the power when b is a Scalar) and `log(a + 1e-8)`: 3**2 gives 9.00000006, x/3 "
+        "at 1 gives 0.33333333222 (x/y at (1, 3): 0.33333333111), log(0.5) gives -0.69314716 (sympy 9, 1/3, "
+        "-0.69314718). wrong_gradient (powc, divc, div, log): the power rule differentiates the unfudged "
+        "x**c, so d((x**2)**2)/dx at 0.125 is 0.00781250125 (sympy 1/128); the fudges reach the gradients "
+        "of division and of log (d(log x)/dx at 0.5 is 1.99999996). crash (powc): as micrograd. "
+        "nondeterministic: parents in a set. All by confirm_audits."
+    ),
+    "tinymlp==0.1.0": (
+        "crash (powc): as micrograd; nondeterministic: parents in a set (both by confirm_audits). Its tanh "
+        "(math.tanh) and sigmoid (two branches) are right at the edges where the others fail."
+    ),
+    "omnigrad==0.2.3": (
+        "crash (powc), tanh (wrong_value, crash) and nondeterministic: as femtograd; crash (sigmoid, the "
+        "method `sigmod`): as scalargrad. wrong_gradient (softsign): d/dx x/(1 + |x|) at 0 is 1, the "
+        "backward adds 0 there. wrong_gradient (gamma): `digamma_internal` is a central difference without "
+        "the 1/2, so dΓ(x)/dx at 2.5 is 1.8695, twice sympy's Γ(x)ψ(x) = 0.9347. All by confirm_audits."
+    ),
+    "fauxgrad==0.2": "crash (sigmoid): as scalargrad (confirm_audits). Parents in a list: deterministic.",
+    "tardigrad==0.1.0": (
+        "wrong_gradient (gelu): `gelu()` assigns its backward to its input (`self.grad_fn = grad_fn`), not "
+        "to its output: on a leaf the gradient is right, but through an interior input nothing reaches the "
+        "leaves (d gelu(x*1)/dx at 1 is 0, sympy 1.0833) and a leaf used in two gelus keeps one share "
+        "(1.0833 instead of 2.1666). crash (powc), tanh (wrong_value, crash): as femtograd; crash "
+        "(sigmoid): as scalargrad. Parents in a tuple: deterministic. All by confirm_audits."
+    ),
+    "vizgrad==0.1.2": (
+        "wrong_gradient (powc): numpy's 0.0 ** -1 is inf (a warning, not an error), so d(x**0)/dx at 0 is "
+        "nan, sympy 0 (confirm_audits). Parents in a set, but confirm_audits' fan-out sum gave one value "
+        "(4.0) over 20 builds: no nondeterminism confirmed."
     ),
     OURS: "no defects.",
 }
@@ -509,6 +592,8 @@ def short_failure(result: dict[str, Any], limit: int = 0) -> str:
     """Why an engine has no report, in one line (cut at `limit` characters for a table cell)."""
     words = {"cannot_audit": "cannot audit", "timeout": "timed out", "died": "audit died"}[result["status"]]
     reason = result["reason"].removeprefix("python -m autograd.testing: ")
+    if reason.startswith("could not audit ") and ": " in reason:  # the CLI's prefix names the target again
+        reason = reason.split(": ", 1)[1]
     if limit and len(reason) > limit:
         reason = reason[: limit - 3].rstrip() + "..."
     return f"{words}: {reason}".replace("|", "/")
@@ -597,7 +682,8 @@ def render(results: dict[str, dict[str, Any]], extra: list[str]) -> str:
         "Generated by `tox -e audits` (`.ci/audits.py`): each engine below, at the pinned version, audited "
         f"with `python -m autograd.testing audit TARGET --json`{flags} at default settings in a process of "
         f"its own (Python {sys.version_info.major}.{sys.version_info.minor}); {audited} of {len(results)} "
-        "could be audited. Our own engine is the last row. Defects are "
+        f"could be audited, in {sum(r['seconds'] for r in results.values()) / 60:.0f} minutes of wall time "
+        "one after another. Our own engine is the last row. Defects are "
         + ", ".join(f"`{k}`" for k in kinds)
         + "; everything else is information.",
         "",
@@ -673,6 +759,8 @@ def main() -> None:
         "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per audit (%(default)s)"
     )
     parser.add_argument("--list", action="store_true", help="print the corpus and exit")
+    parser.add_argument("--render", action="store_true", help="audit nothing: write AUDITS.md from the "
+                        "last run's results (after editing NOTES)")  # fmt: skip
     parser.add_argument("audit_args", nargs="*", help="more arguments for every audit (after --)")
     args = parser.parse_args()
     if args.list:
@@ -682,12 +770,13 @@ def main() -> None:
                 + (f"   [{e.own_dir}]" if e.own_dir else "")
             )
         return
-    only = set(args.only.split(",")) if args.only else None
+    only = set() if args.render else set(args.only.split(",")) if args.only else None
     if only and only - {e.name for e in ENGINES} - {"autograd"}:
         sys.exit(f"audits: no engine named {', '.join(sorted(only - {e.name for e in ENGINES}))}")
     if args.install:
         install(ENGINES)
-    check_installed(ENGINES)
+    if not args.render:
+        check_installed(ENGINES)
     saved = RESULTS
     saved.mkdir(parents=True, exist_ok=True)
     (AUDITS_DIR / ".gitignore").write_text("*\n")
