@@ -317,7 +317,8 @@ def child_env(engine: Audited | None) -> dict[str, str]:
     where = engine_dir(engine) if engine else None
     if where is not None:
         paths.append(str(where))
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+    # PYTHONFAULTHANDLER: a segfault prints the Python stack it happened in (where stderr is still open)
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(paths), PYTHONFAULTHANDLER="1")
 
 
 def same_version(have: str, want: str) -> bool:
