@@ -1,6 +1,11 @@
 """Confirm, independently of the harness, every defect AUDITS.md reports.
 
     python .ci/confirm_audits.py     # needs the engines of tox -e audits installed
+    python .ci/confirm_audits.py --engines mikegrad,kaitorch     # some of them
+
+Then, against the results `.ci/audits.py` saved (.audits/results): every defect the audits
+reported must be one a case here confirmed (else the exit status is 1 and the defect is listed as
+NOT COVERED), and the confirmed defects the audits missed are listed (information).
 
 For each reported defect: sympy's exact value and derivative at the reported point
 (evaluated by mpmath at 12,000 digits, then rounded to a double) beside what the engine does
@@ -396,6 +401,7 @@ def coverage(confirmed: set[tuple[str, str, str]], chosen: Callable[[str], bool]
         print("\ncoverage: no saved audit results (run .ci/audits.py first)")
         return 0
     missing = 0
+    reported: set[tuple[str, str, str]] = set()
     print("\ncoverage: each defect the audits reported, against the cases confirmed above")
     for requirement, name in [*((e.requirement, e.name) for e in ENGINES), ("this repository", "autograd")]:
         path = results / f"{name}.json"
@@ -411,12 +417,33 @@ def coverage(confirmed: set[tuple[str, str, str]], chosen: Callable[[str], bool]
                 continue
             raw = op_key(f.get("op"))
             names = {raw, op_key(aliases.get(raw, raw))} - {""}
+            reported |= {(requirement, f["kind"], n) for n in names or {""}}
             same_kind = [c for c in confirmed if c[:2] == (requirement, f["kind"])]
-            ok = any(not c[2] or c[2] in names for c in same_kind) or (not names and bool(same_kind))
+            ok = any(not c[2] or names & set(c[2].split("/")) for c in same_kind) or (
+                not names and bool(same_kind)
+            )
             if not ok:
                 missing += 1
                 print(f"  NOT COVERED {requirement:24} {f['kind']} ({f.get('op')}): {f['summary'][:110]}")
     print(f"coverage: {missing} reported defect(s) without a confirming case")
+    # the other way round (information, not a failure): what was confirmed here and the audit missed
+    audited = {r for r, _, _ in reported} | {
+        e.requirement
+        for e in ENGINES
+        if (RESULTS / f"{e.name}.json").exists()
+        and json.loads((RESULTS / f"{e.name}.json").read_text()).get("status") == "audited"
+    }
+    missed = sorted(
+        c
+        for c in confirmed
+        if c[0] in audited
+        and not any((c[0], c[1], op) in reported for op in c[2].split("/"))
+        and not (c[2] == "" and any(r[:2] == c[:2] for r in reported))
+        and not any(r[:2] == c[:2] and r[2] == "" for r in reported)
+    )
+    print(f"missed by the audit: {len(missed)} confirmed defect(s) (engine, kind, op) of audited engines")
+    for c in missed:
+        print(f"  {c[0]:24} {c[1]} ({c[2] or '-'})")
     return missing
 
 
@@ -452,8 +479,7 @@ def main() -> None:
         result = verdict(case, want, got)
         if result.startswith("CONFIRMED"):
             kind, _, ops = case.defect.partition(" ")
-            for op in ops.strip("()").split("/"):  # "sigmoid/sigmod": the table's name / the engine's
-                confirmed.add((case.engine, kind, op))
+            confirmed.add((case.engine, kind, ops.strip("()")))  # "sigmoid/sigmod": either name
         else:
             failures += 1
         point = ", ".join(map(repr, case.point))
