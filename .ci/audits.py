@@ -647,7 +647,16 @@ def text_report(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
             lines.append(
                 f"{key.replace('_', ' ')}: {json.dumps(value) if not isinstance(value, str) else value}"
             )
-    lines.append("checks: " + ", ".join(f"{n} {status_of(c)}" for n, c in report["checks"].items()))
+    judged = report.get("judged") or {}  # {check: {"judged": n, "inconclusive": m, "unit": "graphs"}}
+
+    def tally(name: str) -> str:
+        count = judged.get(name)
+        if not isinstance(count, dict) or "judged" not in count:
+            return ""
+        more = f", {count['inconclusive']} inconclusive" if count.get("inconclusive") else ""
+        return f" [{count['judged']} {count.get('unit') or 'judged'}{more}]"
+
+    lines.append("checks: " + ", ".join(f"{n} {status_of(c)}{tally(n)}" for n, c in report["checks"].items()))
     order = list(dict.fromkeys([*kinds, *(f["kind"] for f in report["findings"])]))
     for kind in order:
         group = [f for f in report["findings"] if f["kind"] == kind]
