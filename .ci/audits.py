@@ -97,8 +97,9 @@ ENGINES = (
     ),
     Audited(
         "simplegrad==0.1.0",
-        "simplegrad",
+        None,
         "compiled (C++/pybind11): data() and grad() are methods; float32 values",
+        args=("--adapter", "audit_adapters:Simplegrad"),
     ),
     Audited(
         "centigrad==0.1.3",
@@ -107,13 +108,15 @@ ENGINES = (
     ),
     Audited(
         "gradpy==1.0.0",
-        "gradpy.autodiff",
-        "gradient on read: out.der(x); expression tree re-evaluated on each read of .value",
+        None,
+        "gradient on read: out.der(x) (a method of the output); expression tree re-evaluated on each read",
+        args=("--adapter", "audit_adapters:Gradpy"),
     ),
     Audited(
         "GrADim==0.0.5",
-        "GrADim:ReverseMode",
+        None,
         "gradient on read: the property x.derivative, one entry per output",
+        args=("--adapter", "audit_adapters:Gradim"),
     ),
     Audited("mikegrad==0.2.0", "mikegrad", "all five functions, leaky_relu, Value ** Value"),
     Audited("kaitorch==0.1.0", "kaitorch.core", "class Scalar; 1e-8 added inside pow, division and log"),
@@ -317,6 +320,8 @@ def child_env(engine: Audited | None) -> dict[str, str]:
     where = engine_dir(engine) if engine else None
     if where is not None:
         paths.append(str(where))
+    if engine and any(a.startswith("audit_adapters:") for a in engine.args):
+        paths.append(str(ROOT / ".ci"))  # .ci/audit_adapters.py
     # PYTHONFAULTHANDLER: a segfault prints the Python stack it happened in (where stderr is still open)
     return dict(os.environ, PYTHONPATH=os.pathsep.join(paths), PYTHONFAULTHANDLER="1")
 
