@@ -113,6 +113,33 @@ class Gradim(_Accumulated):
             self.add(leaf, self.read(leaf, output))
 
 
+class Vizgrad:
+    """vizgrad: ``Value(x)`` keeps its number and gradient as 0-d numpy arrays (read as floats)."""
+
+    name = "vizgrad (0-d numpy arrays)"
+    convention = "the output passed to backward (Value.backward)"
+
+    def __init__(self) -> None:
+        from vizgrad import Value
+
+        self.value = Value
+
+    def make(self, x: Any) -> Any:
+        return self.value(x)
+
+    def data(self, v: Any) -> Any:
+        return float(v.data)
+
+    def backward(self, output: Any, leaves: Sequence[Any], *, create_graph: bool = False) -> None:
+        if create_graph:
+            raise NotImplementedError("vizgrad's gradients are arrays")
+        output.backward()
+
+    def grad(self, leaf: Any) -> Any:
+        return float(leaf.grad)
+
+
 simplegrad = Simplegrad
 gradpy = Gradpy
 gradim = Gradim
+vizgrad = Vizgrad

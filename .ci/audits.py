@@ -134,7 +134,12 @@ ENGINES = (
         "tanh, relu, sigmoid, gelu; parents in a tuple",
         deps=("graphviz==0.21",),  # imported at the top of tardigrad/value.py, not declared
     ),
-    Audited("vizgrad==0.1.2", "vizgrad", "data and grad are 0-d numpy arrays, not numbers"),
+    Audited(
+        "vizgrad==0.1.2",
+        None,
+        "data and grad are 0-d numpy arrays, not numbers",
+        args=("--adapter", "audit_adapters:Vizgrad"),
+    ),
     Audited(
         # PyPI serves Linux x86_64 a CUDA build of torch (2.14.1: a 555 MB wheel and 2.2 GB of the
         # nvidia-* wheels it requires); this project's machines keep the CPU build of 2.13.0 (190 MB)
