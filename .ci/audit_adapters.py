@@ -103,6 +103,8 @@ class Gradim(_Accumulated):
         return v.value
 
     def read(self, v: Any, output: Any) -> Any:
+        if v is output:  # d(out)/d(out): the engine's walk lists only the outputs built from v
+            return 1
         outputs, derivatives = v.derivative_helper(1, [], [])
         return next((d for o, d in zip(outputs, derivatives) if o is output), 0)
 
@@ -137,6 +139,11 @@ class Vizgrad:
 
     def grad(self, leaf: Any) -> Any:
         return float(leaf.grad)
+
+    def set_grad(self, leaf: Any, g: Any) -> None:
+        import numpy
+
+        leaf.grad = numpy.zeros_like(leaf.data) + g  # an array of its own (backward adds in place)
 
 
 simplegrad = Simplegrad

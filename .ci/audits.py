@@ -240,9 +240,15 @@ NOTES: dict[str, str] = {
     ),
     "GrADim==0.0.5": (
         "crash (powc): as centigrad (the local derivative is computed in the forward pass). wrong_value "
-        "(tanh): (e^x - e^-x)/(e^x + e^-x) through numpy gives 0.0 at 1e-300 and nan at 1e4 (sympy 1e-300 "
-        "and 1.0). exponential_time: the `derivative` property walks every path (14 times as long for 4 "
-        "more doublings, as centigrad). All by confirm_audits."
+        "and wrong_gradient (tanh): (e^x - e^-x)/(e^x + e^-x) through numpy gives 0.0 at 1e-300 and nan "
+        "(value and gradient) at 1e4 (sympy 1e-300, 1.0 and 0.0). exponential_time: the `derivative` "
+        "property walks every path (13 to 14 times as long for 4 more doublings, as centigrad). All by "
+        "confirm_audits."
+    ),
+    "gradpy==1.0.0": (
+        "crash (powc): d(x**0)/dx at 0 raises ZeroDivisionError (the power rule's x**(c-1)). "
+        "exponential_time: `out.der(x)` recurses over every path with no memo: y = x doubled 16 times took "
+        "21 times as long as 12 times, the gradient 2**n right both times. Both by confirm_audits."
     ),
     "mikegrad==0.2.0": (
         "wrong_value and wrong_gradient (log): `log()` clamps its argument to [1e-8, 1 - 1e-8] (meant for "
@@ -279,8 +285,10 @@ NOTES: dict[str, str] = {
     ),
     "vizgrad==0.1.2": (
         "wrong_gradient (powc): numpy's 0.0 ** -1 is inf (a warning, not an error), so d(x**0)/dx at 0 is "
-        "nan, sympy 0 (confirm_audits). Parents in a set, but confirm_audits' fan-out sum gave one value "
-        "(4.0) over 20 builds: no nondeterminism confirmed."
+        "nan, sympy 0. crash (powc): `__pow__` returns None for an exponent that is neither an int, a float "
+        "nor a Value (x ** Fraction(1, 2)), which fails at the next use. Both by confirm_audits. Parents in "
+        "a set, but confirm_audits' fan-out sum gave one value (4.0) over 20 builds: no nondeterminism "
+        "confirmed."
     ),
     OURS: "no defects.",
 }

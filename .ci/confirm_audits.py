@@ -101,6 +101,12 @@ BGRIEBEL = Api("from nanograd_bgriebel import Value as V", backward="{out}.backw
 SIMPLEGRAD = Api("from simplegrad import Node as V", data="{v}.data()", grad="{v}.grad()")
 CENTIGRAD = Api("from centigrad.variable import Variable as V", data="{v}.value", grad="{v}.grad()",
                 backward="pass  # the gradient is computed when it is read")  # fmt: skip
+GRADPY = Api(
+    "from gradpy.autodiff import Var as V",
+    data="{v}.value",
+    grad="out.der({v})",
+    backward="pass  # the gradient is computed when it is read",
+)
 GRADIM = Api("from GrADim import ReverseMode as V", data="{v}.value", grad="{v}.derivative",
              backward="pass  # the gradient is computed when it is read")  # fmt: skip
 MIKEGRAD = Api("from mikegrad import Value as V")
@@ -186,6 +192,9 @@ CASES = [
     powc_at_zero("GrADim==0.0.5", GRADIM),
     edge("GrADim==0.0.5", GRADIM, "wrong_value", "tanh", "a.tanh()", tanh, 1e-300),
     edge("GrADim==0.0.5", GRADIM, "wrong_value", "tanh", "a.tanh()", tanh, 1e4),
+    edge("GrADim==0.0.5", GRADIM, "wrong_gradient", "tanh", "a.tanh()", tanh, 1e4),
+    # gradpy: the power rule's c * x**(c-1) at 0 with c = 0
+    powc_at_zero("gradpy==1.0.0", GRADPY),
     # mikegrad: log clamps its argument to [1e-8, 1 - 1e-8] (meant for probabilities)
     edge("mikegrad==0.2.0", MIKEGRAD, "wrong_value", "log", "a.log()", sympy.log(x), 2.0),
     edge("mikegrad==0.2.0", MIKEGRAD, "wrong_gradient", "log", "a.log()", sympy.log(x), 2.0),
@@ -233,6 +242,16 @@ CASES = [
     sigmoid_overflow("tardigrad==0.1.0", TARDIGRAD),
     # vizgrad (numpy): 0 * 0.0 ** -1 = 0 * inf = nan, with a warning instead of an exception
     edge("vizgrad==0.1.2", VIZGRAD, "wrong_gradient", "powc", "a ** 0", x**0, 0.0),
+    # ... and `__pow__` returns None for an exponent neither int, float nor Value (a Fraction)
+    edge(
+        "vizgrad==0.1.2",
+        Api(VIZGRAD.imports + "\nfrom fractions import Fraction"),
+        "crash",
+        "powc",
+        "a ** Fraction(1, 2)",
+        sympy.sqrt(x),
+        1.0,
+    ),
 ]
 
 _RUN = """\
@@ -352,7 +371,7 @@ for n in {steps}:
     g = float({grad})
     print(n, g, time.perf_counter() - start)
 """
-EXPONENTIAL = {"centigrad==0.1.3": CENTIGRAD, "GrADim==0.0.5": GRADIM}
+EXPONENTIAL = {"centigrad==0.1.3": CENTIGRAD, "GrADim==0.0.5": GRADIM, "gradpy==1.0.0": GRADPY}
 
 
 def confirm_exponential_time(engine: str, api: Api, steps: tuple[int, int] = (12, 16)) -> bool:
