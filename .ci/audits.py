@@ -1,13 +1,28 @@
 """Regenerate AUDITS.md: the audit of real scalar autograd engines from the package index.
 
-    tox -e audits                 # installs the pinned engines below, then runs this script
-    python .ci/audits.py          # the same, with the engines already installed
+    tox -e audits                      # = python .ci/audits.py --install
+    python .ci/audits.py --install     # installs the pinned engines below, audits them all
+    python .ci/audits.py               # the same, with the engines already installed
+    python .ci/audits.py --only mikegrad,torch   # re-audit two, the others from the last run
+    python .ci/audits.py --render      # audit nothing: AUDITS.md from the last run (after editing NOTES)
 
-Each engine is audited in a fresh interpreter (``autograd.testing.audit.audit``), so
-that no engine's import side effects (logging set-up, numpy warnings) reach another.
-The per-engine notes on how each reported defect was confirmed are written by hand,
-after checking every defect against sympy (``.ci/confirm_audits.py``): they live in
-NOTES below and go into AUDITS.md as they are.
+Installs.  Most engines go into the running environment with their dependencies, in one
+``pip install`` (one resolution: a conflict between two engines stops the run at once).  An
+engine with ``own_dir`` is installed with ``pip install --no-deps --target .audits/<name>`` (plus
+the dependencies listed beside it) and audited with ``PYTHONPATH`` pointing there for its own
+audit process only: engines whose top-level package clashes with another's (two distributions
+install ``micrograd``) and engines whose declared dependencies do not install.  A distribution
+that installs a top-level ``autograd`` (this project's import name) is refused.
+
+Audits.  Each engine is audited through the command line, ``python -m autograd.testing audit
+TARGET --json [flags]``, in a child process of its own with a time limit, so that no engine's
+import side effects reach another and an engine that segfaults, hangs or cannot be audited
+becomes a row saying so rather than the end of the run.  Only the JSON document is read (any
+field the harness adds later is carried along), and the per-engine text is rendered from it.
+
+The notes on how each reported defect was confirmed are written by hand, after checking every
+defect against sympy (``.ci/confirm_audits.py``): they live in NOTES below and go into AUDITS.md
+as they are.
 """
 
 from __future__ import annotations
@@ -15,23 +30,41 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import json
+import os
+import shutil
+import signal
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # the autograd of this checkout, installed or not
-
-from autograd.testing.findings import DEFECT_KINDS  # noqa: E402
+#: Where engines installed with --target live (each in its own directory) and the last run's results.
+AUDITS_DIR = Path(os.environ.get("AUDITS_DIR", ROOT / ".audits"))
+RESULTS = AUDITS_DIR / "results"  # each audit's result as JSON, for --only and .ci/confirm_audits.py
+#: Seconds one audit may take before its process group is killed (the row then says so).
+DEFAULT_TIMEOUT = 600
+TORCH_ADAPTER = "autograd.testing.adapters:torch_float64"
 
 
 @dataclass(frozen=True)
 class Audited:
-    requirement: str  # name==version, as tox.ini's [testenv:audits] installs it
-    target: str  # what is passed to audit()
+    requirement: str  # name==version, what is installed
+    target: str | None  # the CLI's TARGET (None when an adapter names the engine)
     why: str  # why this engine is in the list
+    args: tuple[str, ...] = ()  # more CLI arguments: --adapter, --class, ...
+    own_dir: str = ""  # why it is installed into .audits/<name> ("" = into the environment)
+    deps: tuple[str, ...] = ()  # installed with it: undeclared dependencies, or those of an own_dir
+
+    @property
+    def name(self) -> str:
+        return self.requirement.partition("==")[0]
+
+    @property
+    def label(self) -> str:
+        return f"{self.requirement} (adapter)" if "--adapter" in self.args else self.requirement
 
 
 ENGINES = (
@@ -43,7 +76,81 @@ ENGINES = (
     Audited("femtograd==0.0.5", "femtograd.femtograd", "class value (lower case), parents in .prev"),
     Audited("tonygrad==2.0.0", "tonygrad.engine", "micrograd with tanh"),
     Audited("backprop-lib==0.1.0", "backprop.engine", "micrograd with tanh and exp, Value ** Value"),
+    Audited(
+        "gradflow-kit==0.1.3",
+        "micrograd",
+        "class Node; a container of its children (bool(leaf) is False)",
+        own_dir="installs a top-level `micrograd`, as micrograd does",
+        deps=("graphviz==0.21",),
+    ),
+    Audited(
+        "lilgrad==0.6.0",
+        "micrograd.engine",
+        "all five functions; float data only, validates input",
+        own_dir="installs a top-level `micrograd`, as micrograd does",
+    ),
+    Audited("nanograd-aman==0.1.0", "nanograd.engine", "tanh and exp; parents in a set; no 2 / x"),
+    Audited(
+        "nanograd-bgriebel==0.1.4",
+        "nanograd_bgriebel",
+        "compiled (C++/pybind11): data and grad are properties of the class, backward is backwards()",
+    ),
+    Audited(
+        "simplegrad==0.1.0",
+        None,
+        "compiled (C++/pybind11): data() and grad() are methods; float32 values",
+        args=("--adapter", "audit_adapters:Simplegrad"),
+    ),
+    Audited(
+        "centigrad==0.1.3",
+        "centigrad.variable",
+        "gradient on read: x.grad() sums d/dx over every expression built from x; number in .value",
+    ),
+    Audited(
+        "gradpy==1.0.0",
+        None,
+        "gradient on read: out.der(x) (a method of the output); expression tree re-evaluated on each read",
+        args=("--adapter", "audit_adapters:Gradpy"),
+    ),
+    Audited(
+        "GrADim==0.0.5",
+        None,
+        "gradient on read: the property x.derivative, one entry per output",
+        args=("--adapter", "audit_adapters:Gradim"),
+    ),
+    Audited("mikegrad==0.2.0", "mikegrad", "all five functions, leaky_relu, Value ** Value"),
+    Audited("kaitorch==0.1.0", "kaitorch.core", "class Scalar; 1e-8 added inside pow, division and log"),
+    Audited("tinymlp==0.1.0", "tinymlp", "all five functions; data converted to float"),
+    Audited("omnigrad==0.2.3", "omnigrad.diffengine", "table ops under other names: ln, reLU, sigmod"),
+    Audited(
+        "fauxgrad==0.2",
+        "fauxgrad",
+        "number in .val; no sub, div or pow",
+        own_dir="its declared dependencies do not install (sklearn>=0.21 is a stub that refuses)",
+    ),
+    Audited(
+        "tardigrad==0.1.0",
+        "tardigrad.value",
+        "tanh, relu, sigmoid, gelu; parents in a tuple",
+        deps=("graphviz==0.21",),  # imported at the top of tardigrad/value.py, not declared
+    ),
+    Audited(
+        "vizgrad==0.1.2",
+        None,
+        "data and grad are 0-d numpy arrays, not numbers",
+        args=("--adapter", "audit_adapters:Vizgrad"),
+    ),
+    Audited(
+        # PyPI serves Linux x86_64 a CUDA build of torch (2.14.1: a 555 MB wheel and 2.2 GB of the
+        # nvidia-* wheels it requires); this project's machines keep the CPU build of 2.13.0 (190 MB)
+        # on disk, which pip takes. See tox.ini.
+        "torch==2.13.0",
+        None,
+        "PyTorch through 0-d float64 tensors: the shipped adapter",
+        args=("--adapter", TORCH_ADAPTER),
+    ),
 )
+OURS = "verified-autograd (this repository)"
 
 #: How each engine's defects were confirmed (by hand, see .ci/confirm_audits.py), by requirement.
 #: "confirm_audits" = sympy's value and derivative at the reported point (mpmath, 12,000 digits)
@@ -93,7 +200,97 @@ NOTES: dict[str, str] = {
         "the exponent to a number (its docstring says only the base gets a gradient), so d(x**x)/dx at 0.5 "
         "is 0.7071 instead of 0.2170 (sympy; confirm_audits, and finite differences in the audit)."
     ),
-    "verified-autograd (this repository)": "no defects.",
+    "gradflow-kit==0.1.3": (
+        "wrong_value (rsub, rdiv): `__rsub__` and `__rtruediv__` return `self - other` and `self / other`, "
+        "so 1 - x at 3 gives 2.0 and 2 / x at 4 gives 2.0 (sympy -2 and 0.5). wrong_gradient (sub, rsub, "
+        "rdiv, powc, vpow, neg): `__sub__`'s backward does `self.grad -= ...; other.grad += ...`, so "
+        "d(x - y) at (1, 2) is [-1, 1] instead of [1, -1]; d(x*(1 - x))/dx at 0 is -1 instead of 1; "
+        "d(2/x)/dx at 4 is 0.5 instead of -0.125; `__pow__` and `__neg__` set no backward at all, so "
+        "d(x**2)/dx at 3, d(x**x)/dx at 0.5 and d(-x)/dx are 0 instead of 6, 0.2170 and -1. tanh: as "
+        "femtograd (wrong_value at ±1e-300, crash at 1e4). Parents in a tuple: deterministic. All by "
+        "confirm_audits."
+    ),
+    "lilgrad==0.6.0": (
+        "crash (powc): as micrograd. crash (sigmoid): as scalargrad (`1.0 / (1.0 + math.exp(-self.data))`). "
+        "nondeterministic: parents in a frozenset (confirm_audits saw 7 different sums). All by "
+        "confirm_audits."
+    ),
+    "nanograd-aman==0.1.0": (
+        "wrong_value and wrong_gradient (rsub): `__rsub__` is `return self - other`, so 1 - x at 3 gives "
+        "2.0 with d/dx = +1 (sympy -2 and -1). crash (powc), tanh (wrong_value, crash) and nondeterministic: "
+        "as femtograd (parents in a set). All by confirm_audits."
+    ),
+    "nanograd-bgriebel==0.1.4": (
+        "wrong_gradient (powc): d(x**0)/dx at 0 is nan (the C++ rule's 0 * pow(0, -1) = 0 * inf), sympy 0 "
+        "(confirm_audits). The scout saw `backwards()` die of SIGSEGV on a chain of 50,000 steps (30,000 "
+        "were fine): a depth probe must run it in a child process."
+    ),
+    "simplegrad==0.1.0": (
+        "wrong_value (mul): values are stored as float32, so 0.3 * 0.1 gives 0.030000001192 with gradients "
+        "0.10000000149 and 0.30000001192 (sympy 0.03, 0.1, 0.3). wrong_value and wrong_gradient (relu): "
+        "`relu()` is a leaky relu of slope 0.2: relu(-1) gives -0.2 with d/dx = 0.2 (sympy 0 and 0). All by "
+        "confirm_audits."
+    ),
+    "centigrad==0.1.3": (
+        "crash (powc): the local derivative `other_value*(self.value**(other_value-1))` is computed in the "
+        "forward pass, so x**0 at 0 raises ZeroDivisionError at once. crash (sigmoid): as scalargrad. "
+        "exponential_time: `grad()` recurses over every path with no memo: for y = x doubled n times "
+        "(2**n paths, dy/dx = 2**n by sympy, right both times) n = 16 took 12 times as long as n = 12. "
+        "All by confirm_audits. (The gradient sums over every expression ever built from x: a convention.)"
+    ),
+    "GrADim==0.0.5": (
+        "crash (powc): as centigrad (the local derivative is computed in the forward pass). wrong_value "
+        "and wrong_gradient (tanh): (e^x - e^-x)/(e^x + e^-x) through numpy gives 0.0 at 1e-300 and nan "
+        "(value and gradient) at 1e4 (sympy 1e-300, 1.0 and 0.0). exponential_time: the `derivative` "
+        "property walks every path (13 to 14 times as long for 4 more doublings, as centigrad). All by "
+        "confirm_audits."
+    ),
+    "gradpy==1.0.0": (
+        "crash (powc): d(x**0)/dx at 0 raises ZeroDivisionError (the power rule's x**(c-1)). "
+        "exponential_time: `out.der(x)` recurses over every path with no memo: y = x doubled 16 times took "
+        "21 times as long as 12 times, the gradient 2**n right both times. Both by confirm_audits."
+    ),
+    "mikegrad==0.2.0": (
+        "wrong_value and wrong_gradient (log): `log()` clamps its argument to [1e-8, 1 - 1e-8] (meant for "
+        "probabilities): log(2) gives -1.00000001e-08 with d/dx = 1.00000001 (sympy 0.6931 and 0.5), "
+        "log(1e-9) gives -18.42 (sympy -20.72). crash (powc), tanh (wrong_value, crash) and "
+        "nondeterministic: as femtograd; crash (sigmoid): as scalargrad. All by confirm_audits."
+    ),
+    "kaitorch==0.1.0": (
+        "wrong_value (powc, divc, div, log): 1e-8 fudges, `(a + 1e-8) ** b`, `a * (b + 1e-8) ** -1` (a "
+        "second 1e-8 inside the power when b is a Scalar) and `log(a + 1e-8)`: 3**2 gives 9.00000006, x/3 "
+        "at 1 gives 0.33333333222 (x/y at (1, 3): 0.33333333111), log(0.5) gives -0.69314716 (sympy 9, 1/3, "
+        "-0.69314718). wrong_gradient (powc, divc, div, log): the power rule differentiates the unfudged "
+        "x**c, so d((x**2)**2)/dx at 0.125 is 0.00781250125 (sympy 1/128); the fudges reach the gradients "
+        "of division and of log (d(log x)/dx at 0.5 is 1.99999996). crash (powc): as micrograd. "
+        "nondeterministic: parents in a set. All by confirm_audits."
+    ),
+    "tinymlp==0.1.0": (
+        "crash (powc): as micrograd; nondeterministic: parents in a set (both by confirm_audits). Its tanh "
+        "(math.tanh) and sigmoid (two branches) are right at the edges where the others fail."
+    ),
+    "omnigrad==0.2.3": (
+        "crash (powc), tanh (wrong_value, crash) and nondeterministic: as femtograd; crash (sigmoid, the "
+        "method `sigmod`): as scalargrad. wrong_gradient (softsign): d/dx x/(1 + |x|) at 0 is 1, the "
+        "backward adds 0 there. wrong_gradient (gamma): `digamma_internal` is a central difference without "
+        "the 1/2, so dΓ(x)/dx at 2.5 is 1.8695, twice sympy's Γ(x)ψ(x) = 0.9347. All by confirm_audits."
+    ),
+    "fauxgrad==0.2": "crash (sigmoid): as scalargrad (confirm_audits). Parents in a list: deterministic.",
+    "tardigrad==0.1.0": (
+        "wrong_gradient (gelu): `gelu()` assigns its backward to its input (`self.grad_fn = grad_fn`), not "
+        "to its output: on a leaf the gradient is right, but through an interior input nothing reaches the "
+        "leaves (d gelu(x*1)/dx at 1 is 0, sympy 1.0833) and a leaf used in two gelus keeps one share "
+        "(1.0833 instead of 2.1666). crash (powc), tanh (wrong_value, crash): as femtograd; crash "
+        "(sigmoid): as scalargrad. Parents in a tuple: deterministic. All by confirm_audits."
+    ),
+    "vizgrad==0.1.2": (
+        "wrong_gradient (powc): numpy's 0.0 ** -1 is inf (a warning, not an error), so d(x**0)/dx at 0 is "
+        "nan, sympy 0. crash (powc): `__pow__` returns None for an exponent that is neither an int, a float "
+        "nor a Value (x ** Fraction(1, 2)), which fails at the next use. Both by confirm_audits. Parents in "
+        "a set, but confirm_audits' fan-out sum gave one value (4.0) over 20 builds: no nondeterminism "
+        "confirmed."
+    ),
+    OURS: "no defects.",
 }
 
 #: Harness false alarms met while auditing these engines, each with its regression test and fix.
@@ -109,67 +306,442 @@ FALSE_ALARMS = (
     "double.)",
 )
 
-_CHILD = """\
-import json, sys, time
-from autograd.testing.audit import audit
-start = time.perf_counter()
-report = audit(sys.argv[1])
-seconds = time.perf_counter() - start
-data = report.to_json()
-print(json.dumps({"text": str(report), "json": json.loads(data) if isinstance(data, str) else data,
-                  "seconds": seconds}))
-"""
+#: The matrix's columns: the defect kinds, then the information kind a reader most wants beside them.
+#: A defect kind the harness adds later gets a column of its own (after these) when it occurs.
+MATRIX_KINDS = (
+    "wrong_gradient",
+    "wrong_value",
+    "crash",
+    "nondeterministic",
+    "exponential_time",
+    "memory_leak",
+    "accepts_invalid",
+)
 
 
-def installed_version(requirement: str) -> str:
-    name, _, want = requirement.partition("==")
+# ---------------------------------------------------------------------------------------------
+# Installing
+
+
+def engine_dir(engine: Audited) -> Path | None:
+    return AUDITS_DIR / engine.name if engine.own_dir else None
+
+
+def child_env(engine: Audited | None) -> dict[str, str]:
+    """The environment of an engine's own processes: this checkout first, then its directory."""
+    paths = [str(ROOT)]
+    where = engine_dir(engine) if engine else None
+    if where is not None:
+        paths.append(str(where))
+    if engine and any(a.startswith("audit_adapters:") for a in engine.args):
+        paths.append(str(ROOT / ".ci"))  # .ci/audit_adapters.py
+    # PYTHONFAULTHANDLER: a segfault prints the Python stack it happened in (where stderr is still open)
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(paths), PYTHONFAULTHANDLER="1")
+
+
+def same_version(have: str, want: str) -> bool:
+    """2.13.0+cpu is 2.13.0: a local label (a build of the same release) is not another version."""
+    return have.partition("+")[0] == want
+
+
+def installed(engine: Audited) -> str | None:
+    """The installed version of the engine's distribution, where its audit will look for it."""
+    name, _, _ = engine.requirement.partition("==")
+    where = engine_dir(engine)
+    if where is None:
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+    wanted = name.lower().replace("-", "_")
+    for dist in importlib.metadata.distributions(path=[str(where)]):
+        if dist.metadata["Name"].lower().replace("-", "_") == wanted:
+            return dist.version
+    return None
+
+
+def top_level_names(dist: importlib.metadata.Distribution) -> set[str]:
+    """The importable names a distribution puts on sys.path (packages and modules)."""
+    names = set()
+    for file in dist.files or ():
+        first = file.parts[0]
+        if first.endswith((".dist-info", ".data", ".egg-info")) or first in ("..", "__pycache__"):
+            continue
+        if len(file.parts) > 1 or first.endswith((".py", ".so", ".pyd")):
+            names.add(first.split(".")[0])
+    return names
+
+
+def check_names(engines: tuple[Audited, ...]) -> None:
+    """Refuse a distribution that installs `autograd`, and two that install the same top-level name
+    into one environment (whichever was installed last would be audited under both names)."""
+    owners: dict[str, str] = {}
+    for engine in engines:
+        where = engine_dir(engine)
+        paths = [str(where)] if where else None
+        dists = list(importlib.metadata.distributions(path=paths)) if paths else []
+        if where is None:
+            dists = [importlib.metadata.distribution(engine.name)]
+        for dist in dists:
+            names = top_level_names(dist)
+            if "autograd" in names:
+                sys.exit(
+                    f"audits: {dist.metadata['Name']} installs a top-level `autograd`, this project's own "
+                    f"import name: it cannot be audited here"
+                )
+            if where is not None:
+                continue
+            for top in names:
+                other = owners.setdefault(top, engine.requirement)
+                if other != engine.requirement:
+                    sys.exit(
+                        f"audits: {other} and {engine.requirement} both install a top-level `{top}`: "
+                        "give one of them own_dir in .ci/audits.py"
+                    )
+
+
+def pip(*args: str) -> None:
+    command = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", *args]
+    print("+ " + " ".join(command[1:]), file=sys.stderr)
+    subprocess.run(command, check=True)
+
+
+def install(engines: tuple[Audited, ...]) -> None:
+    # one resolution for the whole environment (pip does nothing for what is already there)
+    pip(*sorted({r for e in engines if not e.own_dir for r in (e.requirement, *e.deps)}))
+    for engine in engines:
+        where = engine_dir(engine)
+        if where is None or same_version(installed(engine) or "", engine.requirement.partition("==")[2]):
+            continue
+        shutil.rmtree(where, ignore_errors=True)
+        where.parent.mkdir(parents=True, exist_ok=True)
+        (where.parent / ".gitignore").write_text("*\n")  # nothing under .audits/ is ever committed
+        pip("--no-deps", "--target", str(where), engine.requirement, *engine.deps)
+
+
+def check_installed(engines: tuple[Audited, ...]) -> None:
+    for engine in engines:
+        want = engine.requirement.partition("==")[2]
+        have = installed(engine)
+        where = f" in {engine_dir(engine)}" if engine.own_dir else ""
+        if have is None:
+            sys.exit(
+                f"audits: {engine.name} is not installed{where}; run `tox -e audits` "
+                "(or python .ci/audits.py --install)"
+            )
+        if not same_version(have, want):
+            sys.exit(
+                f"audits: {engine.name} {have} is installed{where}, AUDITS.md is about {engine.requirement}"
+            )
+    check_names(engines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Auditing
+
+
+def audit_command(engine: Audited | None, extra: list[str]) -> list[str]:
+    target = [engine.target] if engine and engine.target else [] if engine else ["autograd"]
+    args = list(engine.args) if engine else []
+    return [
+        sys.executable,
+        "-W",
+        "ignore",
+        "-m",
+        "autograd.testing",
+        "audit",
+        *target,
+        "--json",
+        *args,
+        *extra,
+    ]
+
+
+def json_document(stdout: str) -> dict[str, Any] | None:
+    """The report in stdout: the whole of it, or (if the engine printed too) the last JSON object
+    that has a schema_version."""
     try:
-        have = importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        sys.exit(f"audits: {name} is not installed; run `tox -e audits` (or pip install {requirement})")
-    if have != want:
-        sys.exit(f"audits: {name} {have} is installed, AUDITS.md is about {requirement}")
-    return have
+        doc = json.loads(stdout)
+        return doc if isinstance(doc, dict) else None
+    except json.JSONDecodeError:
+        pass
+    decoder = json.JSONDecoder()
+    found = None
+    start = stdout.find("{")
+    while start != -1:
+        try:
+            doc, end = decoder.raw_decode(stdout, start)
+        except json.JSONDecodeError:
+            start = stdout.find("{", start + 1)
+            continue
+        if isinstance(doc, dict) and "schema_version" in doc:
+            found = doc
+        start = stdout.find("{", end)
+    return found
 
 
-def run_audit(target: str) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", _CHILD, target],
-        capture_output=True, text=True, cwd=ROOT, timeout=600,
-    )  # fmt: skip
-    if done.returncode != 0:
-        sys.exit(f"audits: auditing {target} failed:\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def signal_name(returncode: int) -> str:
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
 
 
-def summary_row(requirement: str, result: dict) -> str:
+def run_audit(engine: Audited | None, extra: list[str], timeout: float) -> dict[str, Any]:
+    """One audit in a child process of its own (and its own process group, so that a timeout also
+    ends whatever it started): {"status": "audited" | "cannot_audit" | "timeout" | "died", ...}."""
+    command = audit_command(engine, extra)
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=child_env(engine),
+        start_new_session=True,
+    )
+    try:
+        stdout, stderr = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        stdout, stderr = child.communicate()
+        return {
+            "status": "timeout",
+            "seconds": time.perf_counter() - start,
+            "command": command[3:],
+            "reason": f"no report after {timeout:.0f} s (the audit process was killed)",
+            "stderr": stderr[-4000:],
+        }
+    seconds = time.perf_counter() - start
+    result: dict[str, Any] = {"seconds": seconds, "command": command[3:], "returncode": child.returncode}
+    report = json_document(stdout) if child.returncode in (0, 1) else None
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    if report is not None:
+        return {**result, "status": "audited", "json": report, "stderr": stderr[-4000:]}
+    if child.returncode == 2:
+        return {
+            **result,
+            "status": "cannot_audit",
+            "reason": lines[-1] if lines else "exit status 2",
+            "stderr": stderr[-4000:],
+        }
+    if child.returncode < 0:
+        reason = f"the audit process died of {signal_name(child.returncode)}"
+    else:
+        reason = f"the audit process exited with status {child.returncode} and no report"
+    return {
+        **result,
+        "status": "died",
+        "reason": reason + (f": {lines[-1]}" if lines else ""),
+        "stderr": stderr[-4000:],
+        "stdout": stdout[-2000:],
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering (from the JSON document only)
+
+
+def defect_kinds() -> tuple[str, ...]:
+    sys.path.insert(0, str(ROOT))  # the autograd of this checkout, installed or not
+    from autograd.testing.findings import DEFECT_KINDS  # this checkout's list, whatever it has grown to
+
+    return tuple(dict.fromkeys((*MATRIX_KINDS[:-1], *DEFECT_KINDS)))
+
+
+def status_of(check: Any) -> str:
+    """A check's status: a string, or an object with "status" (the form may grow)."""
+    return str(check.get("status", "?")) if isinstance(check, dict) else str(check)
+
+
+def ops_of(findings: list[dict[str, Any]]) -> str:
+    ops = sorted({f.get("op") or "" for f in findings})
+    return ", ".join(op for op in ops if op) or "yes"
+
+
+def matrix_columns(results: dict[str, dict[str, Any]]) -> list[str]:
+    seen = {f["kind"] for r in results.values() if r["status"] == "audited" for f in r["json"]["findings"]}
+    extra = [k for k in defect_kinds() if k not in MATRIX_KINDS and k in seen]
+    return [*MATRIX_KINDS[:-1], *extra, MATRIX_KINDS[-1]]
+
+
+def facts(report: dict[str, Any], columns: list[str]) -> str:
+    """What is neither a defect nor a column: conventions, missing features, limits, and how the
+    engine was reached (a gradient API other than backward, an adapter)."""
+    counts: dict[str, int] = {}
+    for f in report["findings"]:
+        if f["kind"] not in columns:
+            counts[f["kind"]] = counts.get(f["kind"], 0) + 1
+    parts = []
+    depth = [
+        f["actual"].split(" (")[0] or f["expected"] for f in report["findings"] if f["kind"] == "depth_limit"
+    ]
+    if depth:
+        parts.append(f"depth: {depth[0]}")
+        counts.pop("depth_limit", None)
+    parts += [f"{kind} {n}" for kind, n in sorted(counts.items())]
+    caps = report.get("capabilities", {})
+    api = caps.get("gradient_api")
+    if api and api != "backward":
+        parts.append(f"gradient: {api}")
+    aliases = caps.get("aliases")
+    if aliases:
+        parts.append("aliases: " + ", ".join(f"{k}={v}" for k, v in sorted(aliases.items())))
+    return "; ".join(parts) or "-"
+
+
+def matrix_row(label: str, result: dict[str, Any], columns: list[str]) -> str:
+    if result["status"] != "audited":
+        return f"| {label} | " + " | ".join("?" for _ in columns) + f" | **{short_failure(result, 160)}** |"
+    report = result["json"]
+    cells = []
+    for kind in columns:
+        group = [f for f in report["findings"] if f["kind"] == kind]
+        if not group:
+            cells.append("·")
+        elif kind == "accepts_invalid":
+            cells.append(str(len(group)))
+        else:
+            cells.append(f"**{ops_of(group)}**")
+    return f"| {label} | " + " | ".join(cells) + f" | {facts(report, columns)} |"
+
+
+def short_failure(result: dict[str, Any], limit: int = 0) -> str:
+    """Why an engine has no report, in one line (cut at `limit` characters for a table cell)."""
+    words = {"cannot_audit": "cannot audit", "timeout": "timed out", "died": "audit died"}[result["status"]]
+    reason = result["reason"].removeprefix("python -m autograd.testing: ")
+    if reason.startswith("could not audit ") and ": " in reason:  # the CLI's prefix names the target again
+        reason = reason.split(": ", 1)[1]
+    if limit and len(reason) > limit:
+        reason = reason[: limit - 3].rstrip() + "..."
+    return f"{words}: {reason}".replace("|", "/")
+
+
+def summary_row(label: str, result: dict[str, Any], kinds: tuple[str, ...]) -> str:
+    if result["status"] != "audited":
+        return f"| {label} | - | {short_failure(result, 160)} | | | | | {result['seconds']:.0f} s |"
     report = result["json"]
     findings = report["findings"]
-    defects = [f for f in findings if f["kind"] in DEFECT_KINDS]
-    by_kind: dict[str, list[str]] = {}
-    for f in defects:
-        by_kind.setdefault(f["kind"], []).append(f.get("op") or "-")
-    shown = "; ".join(f"{k}: {', '.join(sorted(set(ops)))}" for k, ops in sorted(by_kind.items())) or "none"
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for f in findings:
+        if f["kind"] in kinds:
+            by_kind.setdefault(f["kind"], []).append(f)
+    shown = "; ".join(f"{k}: {ops_of(group)}" for k, group in sorted(by_kind.items())) or "none"
     depths = [f["actual"].split(" (")[0] or f["expected"] for f in findings if f["kind"] == "depth_limit"]
     invalid = sum(f["kind"] == "accepts_invalid" for f in findings)
     unsupported = sorted({f.get("op") or "numbers" for f in findings if f["kind"] == "unsupported"})
-    checks = report["checks"]
-    na = [name for name, status in checks.items() if status == "not_applicable"]
+    na = [name for name, check in report["checks"].items() if status_of(check) == "not_applicable"]
     return (
-        f"| {requirement} | `{report['class']}` | {shown} | {', '.join(depths) or '?'} | {invalid} | "
+        f"| {label} | `{report['class']}` | {shown} | {', '.join(depths) or '?'} | {invalid} | "
         f"{', '.join(unsupported) or '-'} | {', '.join(na) or '-'} | {result['seconds']:.0f} s |"
     )
 
 
-def render(results: dict[str, dict]) -> str:
+def text_report(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
+    """The report as text, from the JSON document (the same layout as the command's text output)."""
+    if result["status"] != "audited":
+        tail = "\n".join(result.get("stderr", "").rstrip().splitlines()[-15:])
+        command = " ".join(["python", *result["command"]])
+        failure = f"{short_failure(result)} (after {result['seconds']:.0f} s)"
+        return f"$ {command}\n{failure}\n\nstderr (last lines):\n{tail}"
+    report = result["json"]
+    caps = report.get("capabilities", {})
+    acc = report.get("accessors", {})
+    settings = report.get("settings", {})
+    lines = [
+        f"audit of {report['engine']}: class {report['class']} (number .{acc.get('data')}, "
+        f"gradient .{acc.get('grad')}, {acc.get('backward')}())",
+        f"settings: {settings.get('examples')} examples per search, seed {settings.get('seed')}; "
+        f"{report.get('seconds', result['seconds'])} s",
+        f"ops: {', '.join(caps.get('ops', []))}"
+        + (f"; missing: {', '.join(caps['missing_ops'])}" if caps.get("missing_ops") else ""),
+        f"numbers: int {caps.get('int')}, Fraction {caps.get('fraction')}; higher order: "
+        f"{'yes' if caps.get('higher_order') else 'no'}",
+    ]
+    for key in ("gradient_api", "gradient_convention", "adapter", "aliases", "extra_ops"):
+        if caps.get(key):
+            value = caps[key]
+            lines.append(
+                f"{key.replace('_', ' ')}: {json.dumps(value) if not isinstance(value, str) else value}"
+            )
+    judged = report.get("judged") or {}  # {check: {"judged": n, "inconclusive": m, "unit": "graphs"}}
+
+    def tally(name: str) -> str:
+        count = judged.get(name)
+        if not isinstance(count, dict) or "judged" not in count:
+            return ""
+        more = f", {count['inconclusive']} inconclusive" if count.get("inconclusive") else ""
+        return f" [{count['judged']} {count.get('unit') or 'judged'}{more}]"
+
+    lines.append("checks: " + ", ".join(f"{n} {status_of(c)}{tally(n)}" for n, c in report["checks"].items()))
+    order = list(dict.fromkeys([*kinds, *(f["kind"] for f in report["findings"])]))
+    for kind in order:
+        group = [f for f in report["findings"] if f["kind"] == kind]
+        if group:
+            lines.append(f"\n{kind} ({len(group)})" + (" -- DEFECT" if kind in kinds else ""))
+            lines += [
+                f"  [{f['check']}] {f['op'] + ': ' if f.get('op') else ''}{f['summary']}" for f in group
+            ]
+    reproducible = [
+        f
+        for f in report["findings"]
+        if f.get("reproducer") and (f["kind"] in kinds or f["kind"] == "inconclusive")
+    ]
+    if reproducible:
+        lines.append("\nreproducers")
+        for f in reproducible:
+            lines.append(f"--- {f['kind']} {f.get('op') or ''} [{f['check']}]".rstrip())
+            lines.append(f["reproducer"])
+    defects = [f for f in report["findings"] if f["kind"] in kinds]
+    lines.append("")
+    lines.append(f"{len(defects)} defect(s)" if defects else "no defects")
+    return "\n".join(lines)
+
+
+def render(results: dict[str, dict[str, Any]], extra: list[str]) -> str:
+    kinds = defect_kinds()
+    columns = matrix_columns(results)
+    flags = f" `{' '.join(extra)}`" if extra else ""
+    audited = sum(r["status"] == "audited" for r in results.values())
     lines = [
         "# Audits of scalar autograd engines from the package index",
         "",
-        "Generated by `tox -e audits` (`.ci/audits.py`): each engine below, at the pinned version, "
-        "audited with `autograd.testing.audit.audit(target)` at default settings in a fresh "
-        f"interpreter (Python {sys.version_info.major}.{sys.version_info.minor}). Our own engine is "
-        "the last row. Defects are `wrong_gradient`, `wrong_value`, `crash` and `nondeterministic`; "
-        "everything else is information.",
+        "Generated by `tox -e audits` (`.ci/audits.py`): each engine below, at the pinned version, audited "
+        f"with `python -m autograd.testing audit TARGET --json`{flags} at default settings in a process of "
+        f"its own (Python {sys.version_info.major}.{sys.version_info.minor}); {audited} of {len(results)} "
+        f"could be audited, in {sum(r['seconds'] for r in results.values()) / 60:.0f} minutes of wall time "
+        "one after another. Our own engine is the last row. Defects are "
+        + ", ".join(f"`{k}`" for k in kinds)
+        + "; everything else is information.",
+        "",
+        "## Matrix",
+        "",
+        "Which engine fails which class, at a glance: a cell names the ops in which a defect of that class "
+        "was found (**yes** when the finding is about no op in particular), `·` none; `accepts_invalid` "
+        "(information, not a defect) counts the invalid inputs accepted without an error; `?`: not audited "
+        "(the last column says why). The last column lists the other facts: the depth a backward survives "
+        "at the default recursion limit, conventions, unsupported ops, inconclusive findings, and how the "
+        "gradient is read when it is not by `backward()`.",
+        "",
+        "| engine | " + " | ".join(f"`{c}`" for c in columns) + " | facts |",
+        "|---|" + "---|" * len(columns) + "---|",
+    ]
+    lines += [matrix_row(label, result, columns) for label, result in results.items()]
+    lines += [
+        "",
+        "## The corpus",
+        "",
+        "| engine | audited as | why it is here | installed |",
+        "|---|---|---|---|",
+    ]
+    for engine in ENGINES:
+        if engine.label in results:
+            how = " ".join(x for x in (engine.target or "", *engine.args) if x)
+            where = f"own directory: {engine.own_dir}" if engine.own_dir else "in the environment"
+            deps = f" (with {', '.join(engine.deps)})" if engine.deps else ""
+            lines.append(f"| {engine.label} | `{how}` | {engine.why} | {where}{deps} |")
+    lines += [
         "",
         "## How each defect was confirmed",
         "",
@@ -178,16 +750,14 @@ def render(results: dict[str, dict]) -> str:
         "independently of the harness):",
         "",
     ]
-    for requirement in results:
-        lines.append(f"- **{requirement}**: {NOTES.get(requirement, 'not yet confirmed')}")
+    for label in results:
+        lines.append(f"- **{label}**: {NOTES.get(label.removesuffix(' (adapter)'), 'not yet confirmed')}")
     lines += ["", "Harness false alarms met on the way, and their fixes:", ""]
     lines += [f"- {text}" for text in FALSE_ALARMS]
     lines += [
         "",
         "`inconclusive` findings below are disagreements one oracle saw and the other did not: "
         "never counted as defects.",
-    ]
-    lines += [
         "",
         "## Summary",
         "",
@@ -195,25 +765,67 @@ def render(results: dict[str, dict]) -> str:
         "| checks not applicable | audit time |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    lines += [summary_row(req, result) for req, result in results.items()]
-    for requirement, result in results.items():
-        lines += ["", f"## {requirement}", "", "```text", result["text"].rstrip(), "```"]
+    lines += [summary_row(label, result, kinds) for label, result in results.items()]
+    for label, result in results.items():
+        lines += ["", f"## {label}", "", "```text", text_report(result, kinds).rstrip(), "```"]
     return "\n".join(lines) + "\n"
 
 
+# ---------------------------------------------------------------------------------------------
+
+
 def main() -> None:
-    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
-    results: dict[str, dict] = {}
-    for engine in ENGINES:
-        installed_version(engine.requirement)
-    for engine in ENGINES:
-        start = time.perf_counter()
-        results[engine.requirement] = run_audit(engine.target)
-        print(f"audited {engine.requirement} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    results["verified-autograd (this repository)"] = run_audit("autograd")
-    text = render(results)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--install", action="store_true", help="install the pinned engines first")
+    parser.add_argument(
+        "--only",
+        metavar="NAMES",
+        help="comma-separated engine names to re-audit; the "
+        "others come from the last run's results (.audits/results)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per audit (%(default)s)"
+    )
+    parser.add_argument("--list", action="store_true", help="print the corpus and exit")
+    parser.add_argument("--render", action="store_true", help="audit nothing: write AUDITS.md from the "
+                        "last run's results (after editing NOTES)")  # fmt: skip
+    parser.add_argument("audit_args", nargs="*", help="more arguments for every audit (after --)")
+    args = parser.parse_args()
+    if args.list:
+        for e in ENGINES:
+            print(
+                f"{e.label:28} {' '.join(audit_command(e, [])[3:])}"
+                + (f"   [{e.own_dir}]" if e.own_dir else "")
+            )
+        return
+    only = set() if args.render else set(args.only.split(",")) if args.only else None
+    if only and only - {e.name for e in ENGINES} - {"autograd"}:
+        sys.exit(f"audits: no engine named {', '.join(sorted(only - {e.name for e in ENGINES}))}")
+    if args.install:
+        install(ENGINES)
+    if not args.render:
+        check_installed(ENGINES)
+    saved = RESULTS
+    saved.mkdir(parents=True, exist_ok=True)
+    (AUDITS_DIR / ".gitignore").write_text("*\n")
+    results: dict[str, dict[str, Any]] = {}
+    total = time.perf_counter()
+    for engine, label in [*((e, e.label) for e in ENGINES), (None, OURS)]:
+        name = engine.name if engine else "autograd"
+        path = saved / f"{name}.json"
+        if only is not None and name not in only:
+            if not path.exists():
+                sys.exit(f"audits: no saved result for {name}; run without --only first")
+            results[label] = json.loads(path.read_text())
+            continue
+        result = run_audit(engine, args.audit_args, args.timeout)
+        path.write_text(json.dumps(result, indent=1))
+        results[label] = result
+        what = result["status"] if result["status"] == "audited" else short_failure(result)
+        print(f"audited {label} in {result['seconds']:.1f} s: {what}", file=sys.stderr)
+    print(f"all audits: {time.perf_counter() - total:.0f} s", file=sys.stderr)
     path = ROOT / "AUDITS.md"
-    path.write_text(text)
+    path.write_text(render(results, args.audit_args))
     print(f"wrote {path}", file=sys.stderr)
 
 

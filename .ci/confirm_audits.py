@@ -1,6 +1,11 @@
 """Confirm, independently of the harness, every defect AUDITS.md reports.
 
     python .ci/confirm_audits.py     # needs the engines of tox -e audits installed
+    python .ci/confirm_audits.py --engines mikegrad,kaitorch     # some of them
+
+Then, against the results `.ci/audits.py` saved (.audits/results): every defect the audits
+reported must be one a case here confirmed (else the exit status is 1 and the defect is listed as
+NOT COVERED), and the confirmed defects the audits missed are listed (information).
 
 For each reported defect: sympy's exact value and derivative at the reported point
 (evaluated by mpmath at 12,000 digits, then rounded to a double) beside what the engine does
@@ -13,83 +18,262 @@ where sympy's value and derivative are finite, a value or gradient off by more t
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import json
 import math
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import mpmath
 import sympy
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from audits import ENGINES, MATRIX_KINDS, RESULTS, engine_dir  # the corpus and where it lives
+
+#: The kinds of finding that are defects (the matrix's columns but its last, accepts_invalid).
+DEFECT_KINDS = MATRIX_KINDS[:-1]
+
 x, y = sympy.symbols("x y", real=True)
+
+
+@dataclass(frozen=True)
+class Api:
+    """How hand-written lines drive one engine: its import (binding V to its scalar class), how to
+    read a Value's number and a leaf's gradient, how to run the backward pass."""
+
+    imports: str
+    data: str = "{v}.data"
+    grad: str = "{v}.grad"
+    backward: str = "{out}.backward()"
+    engine: str = ""  # name==version, when the engine lives in its own directory (.ci/audits.py)
+
+    def env(self, seed: str = "0") -> dict[str, str]:
+        """A fresh interpreter's environment: the engine's own directory on PYTHONPATH if it has one
+        (the same place `.ci/audits.py` installs it), nothing else of ours."""
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        env.pop("PYTHONPATH", None)
+        where = engine_dir(next(e for e in ENGINES if e.requirement == self.engine)) if self.engine else None
+        if where is not None:
+            env["PYTHONPATH"] = str(where)
+        return env
 
 
 @dataclass(frozen=True)
 class Case:
     engine: str  # name==version
     defect: str  # kind (op), as AUDITS.md lists it
-    imports: str  # the engine's import, binding V to its scalar class
-    code: str  # builds `out` from `a` (and `b`) and runs backward; `grads` lists the leaves' gradients
+    api: Api
+    code: str  # builds `out` from `a` (and `b`)
     expr: sympy.Expr  # the same function in sympy, of x (and y)
     point: tuple[float, ...]
+    #: mpmath's working precisions (two, which must agree): many digits by default (see
+    #: sympy_reference); fewer for functions whose mpmath evaluation is slow (polygamma)
+    digits: tuple[int, int] = (12_000, 24_000)
 
 
-def edge(engine: str, imports: str, kind: str, op: str, source: str, expr: sympy.Expr, at: float) -> Case:
-    return Case(engine, f"{kind} ({op})", imports, f"a = V({at!r})\nout = {source}\n", expr, (at,))
+def edge(engine: str, api: Api, kind: str, op: str, source: str, expr: sympy.Expr, at: float) -> Case:
+    return Case(engine, f"{kind} ({op})", api, f"a = V({at!r})\nout = {source}\n", expr, (at,))
 
 
-MICROGRAD = "from micrograd.engine import Value as V"
-SCALARGRAD = "from scalargrad import Scalar as V"
-PROPGRAD = "from propgrad import Value as V"
-COREGRAD = "from coregrad import Scalar as V"
-FEMTOGRAD = "from femtograd.femtograd import value as V"
-TONYGRAD = "from tonygrad.engine import Value as V"
-BACKPROP = "from backprop.engine import Value as V"
+def pair(
+    engine: str, api: Api, kind: str, op: str, source: str, expr: sympy.Expr, at: tuple[float, float]
+) -> Case:
+    code = f"a = V({at[0]!r})\nb = V({at[1]!r})\nout = {source}\n"
+    return Case(engine, f"{kind} ({op})", api, code, expr, at)
+
+
+MICROGRAD = Api("from micrograd.engine import Value as V")
+SCALARGRAD = Api("from scalargrad import Scalar as V")
+PROPGRAD = Api("from propgrad import Value as V")
+COREGRAD = Api("from coregrad import Scalar as V")
+FEMTOGRAD = Api("from femtograd.femtograd import value as V")
+TONYGRAD = Api("from tonygrad.engine import Value as V")
+BACKPROP = Api("from backprop.engine import Value as V")
+GRADFLOW = Api("from micrograd import Node as V", engine="gradflow-kit==0.1.3")  # its own `micrograd`
+LILGRAD = Api("from micrograd.engine import Value as V", engine="lilgrad==0.6.0")
+NANOGRAD_AMAN = Api("from nanograd.engine import Value as V")
+BGRIEBEL = Api("from nanograd_bgriebel import Value as V", backward="{out}.backwards()")
+SIMPLEGRAD = Api("from simplegrad import Node as V", data="{v}.data()", grad="{v}.grad()")
+CENTIGRAD = Api("from centigrad.variable import Variable as V", data="{v}.value", grad="{v}.grad()",
+                backward="pass  # the gradient is computed when it is read")  # fmt: skip
+GRADPY = Api(
+    "from gradpy.autodiff import Var as V",
+    data="{v}.value",
+    grad="out.der({v})",
+    backward="pass  # the gradient is computed when it is read",
+)
+GRADIM = Api("from GrADim import ReverseMode as V", data="{v}.value", grad="{v}.derivative",
+             backward="pass  # the gradient is computed when it is read")  # fmt: skip
+MIKEGRAD = Api("from mikegrad import Value as V")
+KAITORCH = Api("from kaitorch.core import Scalar as V")
+TINYMLP = Api("from tinymlp import Value as V")
+OMNIGRAD = Api("from omnigrad.diffengine import Value as V")
+FAUXGRAD = Api("from fauxgrad import Value as V", data="{v}.val", engine="fauxgrad==0.2")
+TARDIGRAD = Api("from tardigrad.value import Value as V")
+VIZGRAD = Api("from vizgrad import Value as V")
 
 sigmoid = 1 / (1 + sympy.exp(-x))
+tanh = sympy.tanh(x)
+gelu = x * (1 + sympy.erf(x / sympy.sqrt(2))) / 2
+softsign = x / (1 + sympy.Abs(x))
+
+
+def powc_at_zero(engine: str, api: Api) -> Case:
+    """d(x**0)/dx at 0 is 0; the rule c * x**(c-1) divides by zero there."""
+    return edge(engine, api, "crash", "powc", "a ** 0", x**0, 0.0)
+
+
+def tanh_by_exponentials(engine: str, api: Api) -> list[Case]:
+    """tanh as (e^2x - 1)/(e^2x + 1): 0.0 for tiny x (cancellation), OverflowError at 1e4."""
+    return [
+        edge(engine, api, "wrong_value", "tanh", "a.tanh()", tanh, 1e-300),
+        edge(engine, api, "crash", "tanh", "a.tanh()", tanh, 1e4),
+    ]
+
+
+def sigmoid_overflow(engine: str, api: Api, method: str = "sigmoid", op: str = "sigmoid") -> Case:
+    """1 / (1 + math.exp(-x)) raises OverflowError at x = -1e4, where sigmoid is 1.1e-4343 (0.0)."""
+    return edge(engine, api, "crash", op, f"a.{method}()", sigmoid, -1e4)
+
+
 CASES = [
-    edge("micrograd==0.1.0", MICROGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
-    edge("scalargrad==1.0.5", SCALARGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
-    edge("scalargrad==1.0.5", SCALARGRAD, "crash", "sigmoid", "a.sigmoid()", sigmoid, -1e4),
-    edge("propgrad==0.1.1", PROPGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
+    powc_at_zero("micrograd==0.1.0", MICROGRAD),
+    powc_at_zero("scalargrad==1.0.5", SCALARGRAD),
+    sigmoid_overflow("scalargrad==1.0.5", SCALARGRAD),
+    powc_at_zero("propgrad==0.1.1", PROPGRAD),
     edge("propgrad==0.1.1", PROPGRAD, "wrong_value", "sigmoid", "a.sigmoid()", sigmoid, -100.0),
-    edge("coregrad==0.1.0", COREGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
+    powc_at_zero("coregrad==0.1.0", COREGRAD),
     edge("coregrad==0.1.0", COREGRAD, "wrong_gradient", "rpow", "2 ** a", 2**x, 0.0),
     edge("coregrad==0.1.0", COREGRAD, "wrong_gradient", "vpow", "a ** a", x**x, 0.5),
-    edge("coregrad==0.1.0", COREGRAD, "wrong_value", "tanh", "a.tanh()", sympy.tanh(x), 1e-300),
-    edge("coregrad==0.1.0", COREGRAD, "wrong_value", "tanh", "a.tanh()", sympy.tanh(x), 1e4),
-    edge("coregrad==0.1.0", COREGRAD, "wrong_gradient", "tanh", "a.tanh()", sympy.tanh(x), 1e4),
-    edge("femtograd==0.0.5", FEMTOGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
-    edge("femtograd==0.0.5", FEMTOGRAD, "wrong_value", "tanh", "a.tanh()", sympy.tanh(x), 1e-300),
-    edge("femtograd==0.0.5", FEMTOGRAD, "crash", "tanh", "a.tanh()", sympy.tanh(x), 1e4),
-    edge("tonygrad==2.0.0", TONYGRAD, "crash", "powc", "a ** 0", x**0, 0.0),
-    edge("tonygrad==2.0.0", TONYGRAD, "wrong_value", "tanh", "a.tanh()", sympy.tanh(x), 1e-300),
-    edge("tonygrad==2.0.0", TONYGRAD, "crash", "tanh", "a.tanh()", sympy.tanh(x), 1e4),
-    edge("backprop-lib==0.1.0", BACKPROP, "crash", "powc", "a ** 0", x**0, 0.0),
+    edge("coregrad==0.1.0", COREGRAD, "wrong_value", "tanh", "a.tanh()", tanh, 1e-300),
+    edge("coregrad==0.1.0", COREGRAD, "wrong_value", "tanh", "a.tanh()", tanh, 1e4),
+    edge("coregrad==0.1.0", COREGRAD, "wrong_gradient", "tanh", "a.tanh()", tanh, 1e4),
+    powc_at_zero("femtograd==0.0.5", FEMTOGRAD),
+    *tanh_by_exponentials("femtograd==0.0.5", FEMTOGRAD),
+    powc_at_zero("tonygrad==2.0.0", TONYGRAD),
+    *tanh_by_exponentials("tonygrad==2.0.0", TONYGRAD),
+    powc_at_zero("backprop-lib==0.1.0", BACKPROP),
     edge("backprop-lib==0.1.0", BACKPROP, "wrong_gradient", "vpow", "a ** a", x**x, 0.5),
-    edge("backprop-lib==0.1.0", BACKPROP, "wrong_value", "tanh", "a.tanh()", sympy.tanh(x), 1e-300),
-    edge("backprop-lib==0.1.0", BACKPROP, "crash", "tanh", "a.tanh()", sympy.tanh(x), 1e4),
+    *tanh_by_exponentials("backprop-lib==0.1.0", BACKPROP),
+    # gradflow-kit: __rsub__ and __rtruediv__ return self - other and self / other; __sub__'s
+    # backward has both signs wrong; __pow__ and __neg__ set no backward at all.
+    edge("gradflow-kit==0.1.3", GRADFLOW, "wrong_value", "rsub", "1 - a", 1 - x, 3.0),
+    edge("gradflow-kit==0.1.3", GRADFLOW, "wrong_gradient", "rsub", "a * (1 - a)", x * (1 - x), 0.0),
+    edge("gradflow-kit==0.1.3", GRADFLOW, "wrong_value", "rdiv", "2 / a", 2 / x, 4.0),
+    edge("gradflow-kit==0.1.3", GRADFLOW, "wrong_gradient", "rdiv", "2 / a", 2 / x, 4.0),
+    pair("gradflow-kit==0.1.3", GRADFLOW, "wrong_gradient", "sub", "a - b", x - y, (1.0, 2.0)),
+    edge("gradflow-kit==0.1.3", GRADFLOW, "wrong_gradient", "powc", "a ** 2", x**2, 3.0),
+    edge("gradflow-kit==0.1.3", GRADFLOW, "wrong_gradient", "vpow", "a ** a", x**x, 0.5),
+    edge("gradflow-kit==0.1.3", GRADFLOW, "wrong_gradient", "neg", "-a", -x, 3.0),
+    *tanh_by_exponentials("gradflow-kit==0.1.3", GRADFLOW),
+    # lilgrad: micrograd's power rule; sigmoid through math.exp(-x)
+    powc_at_zero("lilgrad==0.6.0", LILGRAD),
+    sigmoid_overflow("lilgrad==0.6.0", LILGRAD),
+    # nanograd-aman: __rsub__ is `self - other`
+    edge("nanograd-aman==0.1.0", NANOGRAD_AMAN, "wrong_value", "rsub", "1 - a", 1 - x, 3.0),
+    edge("nanograd-aman==0.1.0", NANOGRAD_AMAN, "wrong_gradient", "rsub", "1 - a", 1 - x, 3.0),
+    powc_at_zero("nanograd-aman==0.1.0", NANOGRAD_AMAN),
+    *tanh_by_exponentials("nanograd-aman==0.1.0", NANOGRAD_AMAN),
+    # nanograd-bgriebel (C++): 0 * pow(0, -1) = 0 * inf = nan
+    edge("nanograd-bgriebel==0.1.4", BGRIEBEL, "wrong_gradient", "powc", "a ** 0", x**0, 0.0),
+    # simplegrad (C++): values are float32; relu is a leaky relu of slope 0.2
+    pair("simplegrad==0.1.0", SIMPLEGRAD, "wrong_value", "mul", "a * b", x * y, (0.3, 0.1)),
+    edge("simplegrad==0.1.0", SIMPLEGRAD, "wrong_value", "relu", "a.relu()", sympy.Max(x, 0), -1.0),
+    edge("simplegrad==0.1.0", SIMPLEGRAD, "wrong_gradient", "relu", "a.relu()", sympy.Max(x, 0), -1.0),
+    # centigrad: the local derivative c * x**(c-1) is computed in the forward pass
+    powc_at_zero("centigrad==0.1.3", CENTIGRAD),
+    sigmoid_overflow("centigrad==0.1.3", CENTIGRAD),
+    # GrADim: tanh from exponentials (numpy: nan at 1e4, not an exception)
+    powc_at_zero("GrADim==0.0.5", GRADIM),
+    edge("GrADim==0.0.5", GRADIM, "wrong_value", "tanh", "a.tanh()", tanh, 1e-300),
+    edge("GrADim==0.0.5", GRADIM, "wrong_value", "tanh", "a.tanh()", tanh, 1e4),
+    edge("GrADim==0.0.5", GRADIM, "wrong_gradient", "tanh", "a.tanh()", tanh, 1e4),
+    # gradpy: the power rule's c * x**(c-1) at 0 with c = 0
+    powc_at_zero("gradpy==1.0.0", GRADPY),
+    # mikegrad: log clamps its argument to [1e-8, 1 - 1e-8] (meant for probabilities)
+    edge("mikegrad==0.2.0", MIKEGRAD, "wrong_value", "log", "a.log()", sympy.log(x), 2.0),
+    edge("mikegrad==0.2.0", MIKEGRAD, "wrong_gradient", "log", "a.log()", sympy.log(x), 2.0),
+    edge("mikegrad==0.2.0", MIKEGRAD, "wrong_value", "log", "a.log()", sympy.log(x), 1e-9),
+    powc_at_zero("mikegrad==0.2.0", MIKEGRAD),
+    *tanh_by_exponentials("mikegrad==0.2.0", MIKEGRAD),
+    sigmoid_overflow("mikegrad==0.2.0", MIKEGRAD),
+    # kaitorch: (x + 1e-8) ** c, x * (c + 1e-8) ** -1, log(x + 1e-8)
+    edge("kaitorch==0.1.0", KAITORCH, "wrong_value", "powc", "a ** 2", x**2, 3.0),
+    # ... and the power rule differentiates the unfudged x**c: right alone, wrong through a second power
+    edge("kaitorch==0.1.0", KAITORCH, "wrong_gradient", "powc", "(a ** 2) ** 2", x**4, 0.125),
+    edge("kaitorch==0.1.0", KAITORCH, "wrong_value", "divc", "a / 3", x / 3, 1.0),
+    edge("kaitorch==0.1.0", KAITORCH, "wrong_gradient", "divc", "a / 3", x / 3, 1.0),
+    pair("kaitorch==0.1.0", KAITORCH, "wrong_value", "div", "a / b", x / y, (1.0, 3.0)),
+    pair("kaitorch==0.1.0", KAITORCH, "wrong_gradient", "div", "a / b", x / y, (1.0, 3.0)),
+    edge("kaitorch==0.1.0", KAITORCH, "wrong_value", "log", "a.log()", sympy.log(x), 0.5),
+    edge("kaitorch==0.1.0", KAITORCH, "wrong_gradient", "log", "a.log()", sympy.log(x), 0.5),
+    powc_at_zero("kaitorch==0.1.0", KAITORCH),
+    powc_at_zero("tinymlp==0.1.0", TINYMLP),
+    # omnigrad: digamma by a central difference without the 1/2; softsign's derivative 0 at 0
+    powc_at_zero("omnigrad==0.2.3", OMNIGRAD),
+    *tanh_by_exponentials("omnigrad==0.2.3", OMNIGRAD),
+    sigmoid_overflow("omnigrad==0.2.3", OMNIGRAD, method="sigmod", op="sigmoid/sigmod"),
+    edge("omnigrad==0.2.3", OMNIGRAD, "wrong_gradient", "softsign", "a.softsign()", softsign, 0.0),
+    dataclasses.replace(
+        edge(
+            "omnigrad==0.2.3",
+            OMNIGRAD,
+            "wrong_gradient",
+            "gamma/gamma_actual",
+            "a.gamma_actual()",
+            sympy.gamma(x),
+            2.5,
+        ),
+        digits=(60, 120),
+    ),
+    sigmoid_overflow("fauxgrad==0.2", FAUXGRAD),
+    # tardigrad: gelu assigns its backward to its input (`self.grad_fn = grad_fn`), not to its output:
+    # right on a leaf (whose own backward it replaces), but an interior input's backward is lost, so
+    # nothing reaches the leaves below it; and a leaf used in two gelus keeps only the last share
+    edge("tardigrad==0.1.0", TARDIGRAD, "wrong_gradient", "gelu", "(a * 1).gelu()", gelu, 1.0),
+    edge("tardigrad==0.1.0", TARDIGRAD, "wrong_gradient", "gelu", "a.gelu() + a.gelu()", 2 * gelu, 1.0),
+    powc_at_zero("tardigrad==0.1.0", TARDIGRAD),
+    *tanh_by_exponentials("tardigrad==0.1.0", TARDIGRAD),
+    sigmoid_overflow("tardigrad==0.1.0", TARDIGRAD),
+    # vizgrad (numpy): 0 * 0.0 ** -1 = 0 * inf = nan, with a warning instead of an exception
+    edge("vizgrad==0.1.2", VIZGRAD, "wrong_gradient", "powc", "a ** 0", x**0, 0.0),
+    # ... and `__pow__` returns None for an exponent neither int, float nor Value (a Fraction)
+    edge(
+        "vizgrad==0.1.2",
+        Api(VIZGRAD.imports + "\nfrom fractions import Fraction"),
+        "crash",
+        "powc",
+        "a ** Fraction(1, 2)",
+        sympy.sqrt(x),
+        1.0,
+    ),
 ]
 
 _RUN = """\
 {imports}
 try:
 {code}
-    out.backward()
-    print(repr([float(out.{data})] + [float(v.{grad}) for v in {leaves}]))
+    {backward}
+    print(repr([float({data})] + [{grads}]))
 except Exception as exc:
     print(repr(f"{{type(exc).__name__}}: {{exc}}"))
 """
 
 
 def run_engine(case: Case, seed: str = "0") -> object:
-    leaves = "[a, b]" if len(case.point) == 2 else "[a]"
+    api = case.api
+    leaves = ["a", "b"][: len(case.point)]
     code = "\n".join("    " + line for line in case.code.strip().splitlines())
-    program = _RUN.format(imports=case.imports, code=code, data="data", grad="grad", leaves=leaves)
-    env = dict(os.environ, PYTHONHASHSEED=seed)
+    grads = ", ".join(f"float({api.grad.format(v=leaf)})" for leaf in leaves)
+    program = _RUN.format(imports=api.imports, code=code, backward=api.backward.format(out="out"),
+                          data=api.data.format(v="out"), grads=grads)  # fmt: skip
     done = subprocess.run([sys.executable, "-W", "ignore", "-c", program], capture_output=True, text=True,
-                          env=env, check=True)  # fmt: skip
+                          env=api.env(seed), check=True, cwd="/")  # fmt: skip
     return eval(done.stdout.strip().splitlines()[-1], {"nan": math.nan, "inf": math.inf})
 
 
@@ -103,7 +287,7 @@ def sympy_reference(case: Case) -> list[float]:
     exprs = [case.expr, *(sympy.diff(case.expr, s) for s in symbols)]
     f = sympy.lambdify(symbols, exprs, modules="mpmath")
     results = []
-    for dps in (12_000, 24_000):
+    for dps in case.digits:
         with mpmath.workdps(dps):
             results.append([float(v) for v in f(*(mpmath.mpf(p) for p in case.point))])
     assert results[0] == results[1], results
@@ -141,46 +325,187 @@ for i in range(10):
     out = terms[0]
     for t in terms[1:]:
         out = out + t
-    out.backward()
+    {backward}
     kept.append(out)
-    seen.add(float(a.grad))
+    seen.add(float({grad}))
 print(sorted(seen))
 """
 NONDETERMINISTIC = {
     "micrograd==0.1.0": MICROGRAD, "scalargrad==1.0.5": SCALARGRAD, "propgrad==0.1.1": PROPGRAD,
-    "pyfit==1.0.2": "from pyfit.engine import Scalar as V", "femtograd==0.0.5": FEMTOGRAD,
+    "pyfit==1.0.2": Api("from pyfit.engine import Scalar as V"), "femtograd==0.0.5": FEMTOGRAD,
     "tonygrad==2.0.0": TONYGRAD, "backprop-lib==0.1.0": BACKPROP,
+    # parents in a set (a frozenset for lilgrad), Values hashed by address
+    "lilgrad==0.6.0": LILGRAD, "nanograd-aman==0.1.0": NANOGRAD_AMAN, "mikegrad==0.2.0": MIKEGRAD,
+    "kaitorch==0.1.0": KAITORCH, "tinymlp==0.1.0": TINYMLP, "omnigrad==0.2.3": OMNIGRAD,
 }  # fmt: skip
 
 
-def confirm_nondeterminism(engine: str, imports: str) -> bool:
+def confirm_nondeterminism(engine: str, api: Api) -> bool:
     exact = sum(sympy.Rational(w) for w in WEIGHTS)
-    program = _FAN_OUT.format(imports=imports, weights=repr(WEIGHTS))
+    lines = dict(imports=api.imports, backward=api.backward.format(out="out"), grad=api.grad.format(v="a"))
+    program = _FAN_OUT.format(weights=repr(WEIGHTS), **lines)
     seen = set()
     for seed in ("0", "1"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
         done = subprocess.run([sys.executable, "-W", "ignore", "-c", program], capture_output=True,
-                              text=True, env=env, check=True)  # fmt: skip
+                              text=True, env=api.env(seed), check=True, cwd="/")  # fmt: skip
         seen.update(eval(done.stdout.strip().splitlines()[-1]))
     confirmed = len(seen) > 1
     result = "CONFIRMED" if confirmed else "NOT confirmed: one value"
-    print(f"{engine:22} {'nondeterministic':24} dy/dx = {sympy.N(exact)} exactly; engine gave {sorted(seen)}")
-    print(f"{'':22} {'':24}    over 10 builds x PYTHONHASHSEED 0, 1 -> {result}")
+    print(f"{engine:24} {'nondeterministic':26} dy/dx = {sympy.N(exact)} exactly; engine gave {sorted(seen)}")
+    print(f"{'':24} {'':26}    over 10 builds x PYTHONHASHSEED 0, 1 -> {result}")
     return confirmed
 
 
+#: y = x; y = y + y (n times): dy/dx = 2**n through 2**n paths. A gradient that walks every path
+#: (no memo of what it already summed) takes twice as long for each step more.
+_DOUBLING = """\
+import time
+{imports}
+for n in {steps}:
+    a = V(1.0)
+    out = a
+    for _ in range(n):
+        out = out + out
+    start = time.perf_counter()
+    {backward}
+    g = float({grad})
+    print(n, g, time.perf_counter() - start)
+"""
+EXPONENTIAL = {"centigrad==0.1.3": CENTIGRAD, "GrADim==0.0.5": GRADIM, "gradpy==1.0.0": GRADPY}
+
+
+def confirm_exponential_time(engine: str, api: Api, steps: tuple[int, int] = (12, 16)) -> bool:
+    """CONFIRMED when 4 more doublings take more than 4 times as long (8 would be 2**3: a linear
+    backward takes about 1.3 times as long) and the gradient is right (2**n, by sympy)."""
+    lines = dict(imports=api.imports, backward=api.backward.format(out="out"), grad=api.grad.format(v="a"))
+    program = _DOUBLING.format(steps=repr(steps), **lines)
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", program], capture_output=True, text=True,
+                          env=api.env(), check=True, cwd="/")  # fmt: skip
+    rows = [line.split() for line in done.stdout.strip().splitlines()[-2:]]
+    (n0, g0, t0), (n1, g1, t1) = ((int(n), float(g), float(t)) for n, g, t in rows)
+    exact = [sympy.diff(sympy.Mul(2**n, x), x) for n in (n0, n1)]  # y = 2**n * x
+    right = [g0, g1] == [float(e) for e in exact]
+    ratio = t1 / max(t0, 1e-9)
+    confirmed = right and ratio > 4
+    result = "CONFIRMED" if confirmed else f"NOT confirmed (ratio {ratio:.1f}, gradients right: {right})"
+    print(f"{engine:24} {'exponential_time':26} y = x doubled n times, dy/dx = 2**n (sympy {exact})")
+    print(f"{'':24} {'':26}    engine: n={n0}: {g0} in {t0:.3f} s, n={n1}: {g1} in {t1:.3f} s "
+          f"(x{ratio:.0f}) -> {result}")  # fmt: skip
+    return confirmed
+
+
+def op_key(op: str | None) -> str:
+    """An op as the audit names it (a table name such as `rsub`, or a form such as `c - v`,
+    `v.tanh()`) reduced to one key, so that this file's cases can be matched to the report."""
+    if not op:
+        return ""
+    forms = {
+        "v + w": "add", "v * w": "mul", "-v": "neg", "v - w": "sub", "v / w": "div", "v + c": "addc",
+        "c + v": "radd", "c - v": "rsub", "v - c": "subc", "c * v": "mulc", "v * c": "vmulc",
+        "c / v": "rdiv", "v / c": "divc", "v ** c": "powc", "v ** w": "vpow", "c ** v": "rpow",
+    }  # fmt: skip
+    op = op.strip()
+    if op in forms:
+        return forms[op]
+    if op.startswith("v.") and op.endswith("()"):
+        return op[2:-2]
+    return op
+
+
+def coverage(confirmed: set[tuple[str, str, str]], chosen: Callable[[str], bool]) -> int:
+    """Every defect of the last `.ci/audits.py` run (its saved results) against the cases confirmed
+    here: prints each one no case confirmed, returns how many."""
+    results = RESULTS
+    if not results.is_dir():
+        print("\ncoverage: no saved audit results (run .ci/audits.py first)")
+        return 0
+    missing = 0
+    reported: set[tuple[str, str, str]] = set()
+    print("\ncoverage: each defect the audits reported, against the cases confirmed above")
+    for requirement, name in [*((e.requirement, e.name) for e in ENGINES), ("this repository", "autograd")]:
+        path = results / f"{name}.json"
+        if not (chosen(requirement) or chosen(name)) or not path.exists():
+            continue
+        result = json.loads(path.read_text())
+        if result.get("status") != "audited":
+            continue
+        report = result["json"]
+        aliases = report.get("capabilities", {}).get("aliases") or {}  # {"ln": "log"}: either name will do
+        for f in report["findings"]:
+            if f["kind"] not in DEFECT_KINDS:
+                continue
+            raw = op_key(f.get("op"))
+            names = {raw, op_key(aliases.get(raw, raw))} - {""}
+            reported |= {(requirement, f["kind"], n) for n in names or {""}}
+            same_kind = [c for c in confirmed if c[:2] == (requirement, f["kind"])]
+            ok = any(not c[2] or names & set(c[2].split("/")) for c in same_kind) or (
+                not names and bool(same_kind)
+            )
+            if not ok:
+                missing += 1
+                print(f"  NOT COVERED {requirement:24} {f['kind']} ({f.get('op')}): {f['summary'][:110]}")
+    print(f"coverage: {missing} reported defect(s) without a confirming case")
+    # the other way round (information, not a failure): what was confirmed here and the audit missed
+    audited = {r for r, _, _ in reported} | {
+        e.requirement
+        for e in ENGINES
+        if (RESULTS / f"{e.name}.json").exists()
+        and json.loads((RESULTS / f"{e.name}.json").read_text()).get("status") == "audited"
+    }
+    missed = sorted(
+        c
+        for c in confirmed
+        if c[0] in audited
+        and not any((c[0], c[1], op) in reported for op in c[2].split("/"))
+        and not (c[2] == "" and any(r[:2] == c[:2] for r in reported))
+        and not any(r[:2] == c[:2] and r[2] == "" for r in reported)
+    )
+    print(f"missed by the audit: {len(missed)} confirmed defect(s) (engine, kind, op) of audited engines")
+    for c in missed:
+        print(f"  {c[0]:24} {c[1]} ({c[2] or '-'})")
+    return missing
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engines", metavar="NAMES", help="comma-separated name==version (default: all)")
+    parser.add_argument(
+        "--no-coverage", action="store_true", help="skip the comparison with the audit results"
+    )
+    args = parser.parse_args()
+    wanted = set(args.engines.split(",")) if args.engines else None
+
+    def chosen(engine: str) -> bool:
+        return wanted is None or engine in wanted or engine.partition("==")[0] in wanted
+
     failures = 0
-    for engine, imports in NONDETERMINISTIC.items():
-        failures += not confirm_nondeterminism(engine, imports)
+    confirmed: set[tuple[str, str, str]] = set()
+    for engine, api in NONDETERMINISTIC.items():
+        if chosen(engine) and confirm_nondeterminism(engine, api):
+            confirmed.add((engine, "nondeterministic", ""))
+        elif chosen(engine):
+            failures += 1
+    for engine, api in EXPONENTIAL.items():
+        if chosen(engine) and confirm_exponential_time(engine, api):
+            confirmed.add((engine, "exponential_time", ""))
+        elif chosen(engine):
+            failures += 1
     for case in CASES:
+        if not chosen(case.engine):
+            continue
         want = sympy_reference(case)
         got = run_engine(case)
         result = verdict(case, want, got)
-        failures += not result.startswith("CONFIRMED")
+        if result.startswith("CONFIRMED"):
+            kind, _, ops = case.defect.partition(" ")
+            confirmed.add((case.engine, kind, ops.strip("()")))  # "sigmoid/sigmod": either name
+        else:
+            failures += 1
         point = ", ".join(map(repr, case.point))
-        print(f"{case.engine:22} {case.defect:24} at {point:10}  sympy [value, d/dx...] = {want}")
-        print(f"{'':22} {'':24}    engine: {got}  -> {result}")
+        print(f"{case.engine:24} {case.defect:26} at {point:10}  sympy [value, d/dx...] = {want}")
+        print(f"{'':24} {'':26}    engine: {got}  -> {result}")
+    if not args.no_coverage:
+        failures += coverage(confirmed, chosen)
     sys.exit(1 if failures else 0)
 
 
