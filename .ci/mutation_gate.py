@@ -13,8 +13,8 @@ Targets:
 * ``engine``: [tool.mutmut] of pyproject.toml as it is (the engine and the network
   against all three test directories); survivors listed in regressions/MUTANTS.md.
 * every other target ``T`` (``oracles``, ``compiler`` (``autograd.compile``), the verdict
-  logic ``findings``, ``strategies``, ``graph``, and the offline ones): [tool.mutation_gate.T] in pyproject.toml, its modules
-  against the self-tests that exercise them.  mutmut reads one [tool.mutmut] from the
+  logic ``findings``, ``strategies``, ``graph``, and the offline ones): [tool.mutation_gate.T]
+  in pyproject.toml, its modules against the self-tests that exercise them.  mutmut reads one [tool.mutmut] from the
   working directory, so such a target runs in a copy of the project (``mutants-T/``)
   whose [tool.mutmut] is the engine's with those keys replaced; survivors listed in
   regressions/MUTANTS-T.md.  Inspect a mutant there: ``cd mutants-T && python -m mutmut show NAME``.
