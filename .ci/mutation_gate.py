@@ -14,10 +14,11 @@ Targets:
   against all three test directories); survivors listed in regressions/MUTANTS.md.
 * every other target ``T`` (``oracles``, ``compiler`` (``autograd.compile``), the verdict
   logic ``findings``, ``strategies``, ``graph``, and the offline ones): [tool.mutation_gate.T]
-  in pyproject.toml, its modules against the self-tests that exercise them.  mutmut reads
-  one [tool.mutmut] from the working directory, so such a target runs in a copy of the project (``mutants-T/``)
-  whose [tool.mutmut] is the engine's with those keys replaced; survivors listed in
-  regressions/MUTANTS-T.md.  Inspect a mutant there: ``cd mutants-T && python -m mutmut show NAME``.
+  in pyproject.toml, its modules against the self-tests that exercise them.  mutmut reads one
+  [tool.mutmut] from the working directory, so such a target runs in a copy of the project
+  (``mutants-T/``) whose [tool.mutmut] is the engine's with those keys replaced; survivors
+  listed in regressions/MUTANTS-T.md.  Inspect a mutant there: ``cd mutants-T && python -m
+  mutmut show NAME``.
 * ``offline = true`` in a target's table: too slow for CI's budget (the audit's and the
   probes' tests run engines in subprocesses for minutes per surviving mutant).  It runs in
   ``tox -e mutation-offline``; its MUTANTS file records the sha256 of each module it
