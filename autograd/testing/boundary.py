@@ -116,7 +116,8 @@ class EngineChild:
             text=True,
         )
         self.started += 1
-        self._lines = lines = queue.Queue()
+        lines: queue.Queue[str | None] = queue.Queue()
+        self._lines = lines
 
         def pump() -> None:  # stdout, line by line, then None at EOF
             assert proc.stdout is not None
