@@ -81,3 +81,17 @@ def test_the_audit_survives_an_engine_that_kills_the_interpreter_and_reports_it(
     crashes = [f for f in report["findings"] if f["kind"] == "crash"]
     assert [f["check"] for f in crashes] == ["depth"] and SEGV in crashes[0]["summary"]
     assert report["defects"] == 1
+
+
+def test_an_engine_a_fresh_interpreter_cannot_import_is_not_judged():
+    class Local(sound.Value):  # not importable by name: no child can run it
+        pass
+
+    outcome = probes.probe_depth(Local)
+    (finding,) = outcome.findings
+    assert (
+        finding.kind == "inconclusive"
+        and "cannot run" in finding.summary
+        and "ImportError" in finding.summary
+    )
+    assert outcome.status == "not_applicable" and outcome.inconclusive == 1

@@ -130,6 +130,14 @@ for line in sys.stdin:
 DEATH_PRECISION = 0.05
 
 
+class _NoChild(Exception):
+    """A fresh interpreter could not run the engine (e.g. a class that cannot be imported by name)."""
+
+    def __init__(self, died: Died) -> None:
+        super().__init__(f"{died.how}: {died.stderr}")
+        self.died = died
+
+
 def _depth_program(eng: Engine) -> str:
     names = {"V": eng.class_name, "backward": eng.backward_method}
     return f"{eng.import_line()}\n" + _DEPTH_BODY.format(limit=DEFAULT_RECURSION_LIMIT, **names)
@@ -139,37 +147,48 @@ def _depth_failure(child: EngineChild, steps: int) -> str | Died | None:
     """How a chain of ``steps`` fails in ``child``: the exception's line, the child's death, or None."""
     result = child.ask(str(steps))
     if isinstance(result, Died):
-        if not result.signal and result.stage == "starting":  # not the chain's doing: ours or the install's
-            raise RuntimeError(f"the depth probe's child interpreter failed: {result.how}: {result.stderr}")
+        if not result.signal and result.stage == "starting":  # not the chain's doing
+            raise _NoChild(result)
         return result
     return None if result is None else re.sub(r" at 0x[0-9a-fA-F]+", "", str(result))[:300]
+
+
+def _depth_search(child: EngineChild) -> tuple[int, int, str | Died | None, int]:
+    """(deepest chain that survives, shallowest that fails, how it fails, chains run)."""
+    good, bad, probed = 0, 0, 0
+    error: str | Died | None = None
+    for steps in (1, 10, 100, 1000, 10_000, DEPTH_MAX):  # grow by tens, then bisect
+        probed += 1
+        error = _depth_failure(child, steps)
+        if error is not None:
+            bad = steps
+            break
+        good = steps
+    while error is not None and bad - good > 1:
+        if isinstance(error, Died) and bad - good <= DEATH_PRECISION * bad:
+            break  # close enough: where a stack overflows depends on the machine anyway
+        mid = (good + bad) // 2
+        probed += 1
+        mid_error = _depth_failure(child, mid)
+        if mid_error is None:
+            good = mid
+        else:
+            bad, error = mid, mid_error
+    return good, bad, error, probed
 
 
 def probe_depth(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """The deepest chain ``y = y*w + b`` that backward survives at the default recursion limit
     (in a child interpreter: a chain that kills it is a ``crash``, and the audit goes on)."""
     eng = resolve_engine(engine)
-    good, bad, probed = 0, 0, 0
-    error: str | Died | None = None
     reason = f"chains y = y*w + b of up to {DEPTH_MAX:,} steps at recursion limit {DEFAULT_RECURSION_LIMIT}"
     with EngineChild(_depth_program(eng)) as child:
-        for steps in (1, 10, 100, 1000, 10_000, DEPTH_MAX):  # grow by tens, then bisect
-            probed += 1
-            error = _depth_failure(child, steps)
-            if error is not None:
-                bad = steps
-                break
-            good = steps
-        while error is not None and bad - good > 1:
-            if isinstance(error, Died) and bad - good <= DEATH_PRECISION * bad:
-                break  # close enough: where a stack overflows depends on the machine anyway
-            mid = (good + bad) // 2
-            probed += 1
-            mid_error = _depth_failure(child, mid)
-            if mid_error is None:
-                good = mid
-            else:
-                bad, error = mid, mid_error
+        try:
+            good, bad, error, probed = _depth_search(child)
+        except _NoChild as no_child:
+            summary = f"depth not probed: a fresh interpreter cannot run `{eng.import_line()}` ({no_child})"
+            found = [Finding("inconclusive", "depth", summary, expected="an engine importable by name")]
+            return outcome("depth", found, judged=0, unit="chains", inconclusive=1, reason=reason)
         reason += f", in {child.started} child interpreter{'s' if child.started > 1 else ''}"
     if error is None:
         summary = f"backward() survives the deepest chain probed, {DEPTH_MAX:,} steps of y = y*w + b"
