@@ -95,3 +95,13 @@ def test_an_engine_a_fresh_interpreter_cannot_import_is_not_judged():
         and "ImportError" in finding.summary
     )
     assert outcome.status == "not_applicable" and outcome.inconclusive == 1
+
+
+def test_crashes_of_no_op_found_by_different_checks_are_both_reported():
+    from autograd.testing.findings import Finding
+    from autograd.testing.verdicts import deduplicate
+
+    stateful = Finding("crash", "stateful", "backward() twice raises AttributeError")
+    depth = Finding("crash", "depth", "backward() of a chain of 43,750 steps kills the interpreter")
+    again = Finding("crash", "depth", "a longer chain")
+    assert deduplicate([(1, stateful), (1, depth), (2, again)]) == [stateful, depth]
