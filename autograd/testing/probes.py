@@ -9,7 +9,9 @@ discovered) and prints what was expected and what happened.
 ``depth``
     The deepest chain ``y = y*w + b`` whose ``backward()`` completes at Python's
     default recursion limit (1000), probed up to 100,000 steps: a ``depth_limit``
-    fact.
+    fact.  The chains run in a child interpreter: one that kills it (a compiled
+    engine's C stack overflow, SIGSEGV) is a ``crash`` with the signal, beside the
+    ``depth_limit`` fact of what survives; the audit goes on.
 ``determinism``
     One float graph with fan-out, whose leaf gradients are sums whose value
     depends on the order they are added in, built and differentiated several
