@@ -94,18 +94,7 @@ def test_one_defect_does_not_hide_another():
     assert caused([run("edge_points", Both)]) == {("crash", "powc"), ("wrong_value", "tanh")}
 
 
-def test_depth_is_bisected_to_the_last_chain_that_survives():
-    (finding,) = run("depth", recursive.Value).findings
-    steps = int(finding.actual.split(" steps")[0].replace(",", ""))
-    # two nested calls of the recursive sort per step (the add and the mul), limit 1000
-    assert 300 < steps < 1000 // 2
-    assert probes._at_default_recursion_limit(
-        lambda: probes._chain_backward(resolve_engine(recursive.Value), steps)
-    ) is None
-    error = probes._at_default_recursion_limit(
-        lambda: probes._chain_backward(resolve_engine(recursive.Value), steps + 1)
-    )
-    assert isinstance(error, RecursionError)
+# the depth bisection (in a child interpreter): tests/test_testing_probe_depth.py
 
 
 def test_depth_restores_the_recursion_limit():
@@ -121,7 +110,12 @@ def test_depth_restores_the_recursion_limit():
 def determinism_program(fixture, builds):
     eng = resolve_engine(fixture.Value)
     body = probes._DETERMINISM_BODY.format(
-        weights=repr(list(probes.FAN_OUT_WEIGHTS)), builds=builds, V="Value", grad="grad", backward="backward"
+        weights=repr(list(probes.FAN_OUT_WEIGHTS)),
+        builds=builds,
+        V="Value",
+        grad="grad",
+        backward="backward",
+        mark=probes.RESULT_MARK,
     )
     return eng, body
 
@@ -131,7 +125,7 @@ def fresh_gradient(fixture, seed):
     eng, body = determinism_program(fixture, 1)
     out, err = probes._run_fresh(f"{eng.import_line()}\n{body}", seed).communicate(timeout=60)
     assert not err
-    return json.loads(out)[0][0]
+    return probes._result(out)[0][0]
 
 
 def test_set_ordered_parents_differ_across_the_fixed_hash_seeds_only():

@@ -5,15 +5,28 @@ op); whatever the harness raises is a bug of ours and must propagate, never read
 "no finding".  So every call into an engine that may raise goes through
 :func:`engine_call`, which turns the engine's exception into :class:`EngineRaised`,
 and no other code catches a broad ``Exception``.
+
+An engine may also kill the interpreter (a compiled engine's stack overflow is a
+SIGSEGV), which no ``except`` can catch: what may do that runs in an
+:class:`EngineChild`, a fresh interpreter whose death is a fact (:class:`Died`),
+and the audit goes on.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import queue
 import re
+import signal
+import subprocess
+import sys
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EngineRaised", "engine_call"]
+__all__ = ["Died", "EngineChild", "EngineRaised", "child_path", "engine_call"]
 
 
 class EngineRaised(Exception):
@@ -35,3 +48,127 @@ def engine_call(stage: str, call: Callable[..., Any], *args: Any, **kwargs: Any)
         return call(*args, **kwargs)
     except Exception as exc:
         raise EngineRaised(stage, exc) from exc
+
+
+# ---------------------------------------------------------------------- a child interpreter
+#: What a child program prints before each stage of a request, and with each answer.
+STAGE_MARK = "engine-child-stage: "
+ANSWER_MARK = "engine-child-answer: "
+#: The lines a child program starts with: ``stage(name)`` and ``answer(obj)`` (JSON) helpers.
+CHILD_HELPERS = f"""\
+import json, sys
+def stage(name):
+    print({STAGE_MARK!r} + name, flush=True)
+def answer(obj):
+    print({ANSWER_MARK!r} + json.dumps(obj), flush=True)
+"""
+
+
+def child_path() -> str:
+    """Every directory this interpreter imports from, for a fresh one to import the same engine."""
+    return os.pathsep.join(os.path.abspath(p) if p else os.getcwd() for p in sys.path)
+
+
+@dataclass(frozen=True)
+class Died:
+    """A child interpreter ended during a request: ``how`` ("killed by SIGSEGV", "timed out
+    after 120 s", "exit status 1"), ``stage`` (the last one it announced) and its last line on stderr."""
+
+    how: str
+    stage: str
+    stderr: str = ""
+
+    @property
+    def signal(self) -> str:
+        """The signal's name when a signal ended it, else ''."""
+        return self.how.removeprefix("killed by ") if self.how.startswith("killed by ") else ""
+
+
+class EngineChild:
+    """A fresh interpreter running ``program`` (which imports the engine itself), asked one
+    request at a time: ``ask(request)`` writes ``request`` as one line on its stdin; the
+    program reads it, calls ``stage(name)`` before each dangerous part and ``answer(obj)``
+    when done.  When the child dies instead, ``ask`` returns a :class:`Died` and the next
+    ``ask`` starts a new child: one interpreter (~0.1-0.3 s) per death, not per request.
+    Use as a context manager (the child is ended on exit)."""
+
+    def __init__(self, program: str, *, timeout: float = 120.0) -> None:
+        self.program = f"{CHILD_HELPERS}{program}"
+        self.timeout = timeout
+        self.started = 0  # interpreters started (for the outcome's reason)
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+
+    def __enter__(self) -> EngineChild:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _start(self) -> subprocess.Popen[str]:
+        env = dict(os.environ, PYTHONPATH=child_path())
+        proc = subprocess.Popen(
+            [sys.executable, "-c", self.program],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.started += 1
+        lines: queue.Queue[str | None] = queue.Queue()
+        self._lines = lines
+
+        def pump() -> None:  # stdout, line by line, then None at EOF
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                lines.put(line.rstrip("\n"))
+            lines.put(None)
+
+        threading.Thread(target=pump, daemon=True).start()
+        return proc
+
+    def ask(self, request: str) -> Any:
+        """The child's answer to ``request`` (a JSON value), or a :class:`Died`."""
+        if self._proc is None:
+            self._proc = self._start()
+        proc = self._proc
+        assert proc.stdin is not None
+        stage = "starting"
+        try:
+            proc.stdin.write(request + "\n")
+            proc.stdin.flush()
+        except BrokenPipeError:  # it died before reading (e.g. on import): told below
+            pass
+        while True:
+            try:
+                line = self._lines.get(timeout=self.timeout)
+            except queue.Empty:
+                self.close()
+                return Died(f"timed out after {self.timeout:g} s", stage)
+            if line is None:
+                return self._death(stage)
+            if line.startswith(STAGE_MARK):
+                stage = line.removeprefix(STAGE_MARK)
+            elif line.startswith(ANSWER_MARK):
+                return json.loads(line.removeprefix(ANSWER_MARK))
+
+    def _death(self, stage: str) -> Died:
+        proc, self._proc = self._proc, None
+        assert proc is not None and proc.stderr is not None
+        returncode = proc.wait()
+        err = proc.stderr.read().strip().splitlines()
+        if returncode < 0:
+            try:
+                how = f"killed by {signal.Signals(-returncode).name}"
+            except ValueError:
+                how = f"killed by signal {-returncode}"
+        else:
+            how = f"exit status {returncode}"
+        return Died(how, stage, err[-1] if err else "")
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.kill()
+            proc.communicate()

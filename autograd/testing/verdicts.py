@@ -4,7 +4,8 @@
   rejects the engine is a defect only when a second, independent one rejects it too;
   a second oracle that agrees, or cannot judge, leaves it ``inconclusive``.
 * :func:`identity` and :func:`deduplicate`: a defect is reported once per
-  ``(kind, op)`` (the smallest example kept), a fact once per ``(kind, op, summary)``,
+  ``(kind, op)`` (the smallest example kept; a crash of no op once per check: the checks
+  run different code, e.g. a second backward() and a deep chain), a fact once per ``(kind, op, summary)``,
   an inconclusive case once per ``(kind, op, check)``.
 * :func:`merge`: one finding per ``(kind, op)`` that names the others in its summary.
 * :func:`tally`: whether one example was judged or left inconclusive by a check.
@@ -36,6 +37,8 @@ def confirm(first_rejects: bool, second_rejects: bool | None) -> str | None:
 
 def identity(finding: Finding) -> tuple[Any, ...]:
     """What makes two findings the same report (see the module docstring)."""
+    if finding.kind == "crash" and finding.op is None:
+        return (finding.kind, None, finding.check)
     if finding.kind in DEFECT_KINDS:
         return (finding.kind, finding.op)
     if finding.kind == "inconclusive":

@@ -27,6 +27,8 @@ from fractions import Fraction
 from numbers import Number
 from typing import Any, Protocol, runtime_checkable
 
+from autograd.testing import boundary
+
 __all__ = ["Adapter", "Engine", "EngineNotFound", "engine_call", "scalar_class"]
 
 
@@ -37,14 +39,14 @@ class EngineNotFound(TypeError):
 def engine_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool, Any]:
     """``(True, fn(...))``, or ``(False, exception)`` when the engine raised.
 
-    The one place where the discovery code catches what an engine raises: ``fn`` must
-    be a call into the engine (nothing of ours besides argument passing), so that a
+    The discovery code's form of the one boundary (:func:`autograd.testing.boundary.engine_call`):
+    ``fn`` must be a call into the engine (nothing of ours besides argument passing), so that a
     harness bug is never read as "the engine does not support this".
     """
     try:
-        return True, fn(*args, **kwargs)
-    except Exception as exc:  # the engine's own error, whatever its type
-        return False, exc
+        return True, boundary.engine_call("discovery", fn, *args, **kwargs)
+    except boundary.EngineRaised as raised:
+        return False, raised.exc
 
 
 @runtime_checkable

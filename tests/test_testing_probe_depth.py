@@ -1,0 +1,107 @@
+"""The depth probe in a child interpreter: an engine that kills the process is a finding, not the
+end of the audit (boundary.EngineChild)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+from autograd.testing import probes
+from autograd.testing.boundary import Died, EngineChild, child_path
+from autograd.testing.engines import resolve_engine
+from tests.engines import deep_segfault, recursive, sound
+
+SEGV = signal.Signals.SIGSEGV.name
+
+
+def chain_in_child(fixture, steps):
+    with EngineChild(probes._depth_program(resolve_engine(fixture.Value))) as child:
+        return child.ask(str(steps))
+
+
+def test_a_chain_that_kills_the_interpreter_is_a_crash_and_the_depth_that_survives_a_fact():
+    outcome = probes.probe_depth(deep_segfault.Value)
+    crash, limit = outcome.findings
+    assert outcome.status == "failed"
+    assert crash.kind == "crash" and SEGV in crash.summary and "backward()" in crash.summary
+    assert limit.kind == "depth_limit" and SEGV in limit.summary
+    good = int(limit.actual.split(" steps")[0].replace(",", ""))
+    bad = int(crash.summary.split(" steps")[0].split()[-1].replace(",", ""))
+    # the fixture dies past DEPTH nodes: 2 per step, plus w, b and the first y
+    first_death = (deep_segfault.DEPTH - 3) // 2 + 1
+    assert good < first_death <= bad and bad - good <= probes.DEATH_PRECISION * bad
+    assert chain_in_child(deep_segfault, good) is None
+    died = chain_in_child(deep_segfault, bad)
+    assert isinstance(died, Died) and died.signal == SEGV and died.stage == "backward()"
+    # the reproducer runs the chain in a child of its own and shows the signal's exit status
+    env = dict(os.environ, PYTHONPATH=child_path())
+    run = subprocess.run([sys.executable, "-c", crash.reproducer], env=env, capture_output=True, text=True)
+    assert run.returncode == 0 and f"exit status {-signal.SIGSEGV}" in run.stdout
+
+
+def test_a_recursion_error_stays_a_depth_limit_bisected_to_the_step():
+    (finding,) = probes.probe_depth(recursive.Value).findings
+    assert finding.kind == "depth_limit" and "raise RecursionError" in finding.summary
+    steps = int(finding.actual.split(" steps")[0].replace(",", ""))
+    assert 300 < steps < 1000 // 2  # two nested calls of the recursive sort per step, limit 1000
+    assert chain_in_child(recursive, steps) is None
+    assert chain_in_child(recursive, steps + 1).startswith("RecursionError")
+    assert probes.probe_depth(sound.Value).findings[0].summary.endswith("100,000 steps of y = y*w + b")
+
+
+def test_the_child_answers_tells_its_stage_at_death_and_is_started_again():
+    program = "\n".join(
+        [
+            "import os, signal, time",
+            "for line in sys.stdin:",
+            "    stage('request ' + line.strip())",
+            "    if line.strip() == 'die': os.kill(os.getpid(), signal.SIGSEGV)",
+            "    if line.strip() == 'exit': sys.exit(3)",
+            "    if line.strip() == 'hang': time.sleep(60)",
+            "    answer(line.strip() * 2)",
+        ]
+    )
+    with EngineChild(program, timeout=2) as child:
+        assert child.ask("ab") == "abab" and child.ask("c") == "cc" and child.started == 1
+        assert child.ask("die") == Died(f"killed by {SEGV}", "request die")
+        assert child.ask("x") == "xx" and child.started == 2
+        exited = child.ask("exit")
+        assert exited.how == "exit status 3" and exited.signal == ""
+        assert child.ask("hang") == Died("timed out after 2 s", "request hang")
+        assert child.ask("y") == "yy" and child.started == 4
+
+
+def test_the_audit_survives_an_engine_that_kills_the_interpreter_and_reports_it():
+    env = dict(os.environ, PYTHONPATH=child_path())
+    cli = [sys.executable, "-m", "autograd.testing", "audit", "tests.engines.deep_segfault", "--json"]
+    run = subprocess.run([*cli, "--examples", "5"], env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1, run.stderr  # 1: defects found (a signal would be negative)
+    report = json.loads(run.stdout)
+    crashes = [f for f in report["findings"] if f["kind"] == "crash"]
+    assert [f["check"] for f in crashes] == ["depth"] and SEGV in crashes[0]["summary"]
+    assert report["defects"] == 1
+
+
+def test_an_engine_a_fresh_interpreter_cannot_import_is_not_judged():
+    class Local(sound.Value):  # not importable by name: no child can run it
+        pass
+
+    outcome = probes.probe_depth(Local)
+    (finding,) = outcome.findings
+    assert (
+        finding.kind == "inconclusive"
+        and "cannot run" in finding.summary
+        and "ImportError" in finding.summary
+    )
+    assert outcome.status == "not_applicable" and outcome.inconclusive == 1
+
+
+def test_crashes_of_no_op_found_by_different_checks_are_both_reported():
+    from autograd.testing.findings import Finding
+    from autograd.testing.verdicts import deduplicate
+
+    stateful = Finding("crash", "stateful", "backward() twice raises AttributeError")
+    depth = Finding("crash", "depth", "backward() of a chain of 43,750 steps kills the interpreter")
+    again = Finding("crash", "depth", "a longer chain")
+    assert deduplicate([(1, stateful), (1, depth), (2, again)]) == [stateful, depth]
