@@ -24,13 +24,25 @@ PLANTED = {
     "chain_sweep": ("planted_chain_sweep", "wrong_gradient", None, "", 10, None),
     "mlp": ("planted_mlp", "wrong_gradient", None, "", 20, None),
     "stateful": ("planted_stateful", "wrong_gradient", None, "stateful: leaf", 10, None),
-    "second_order": ("planted_second_order", "wrong_gradient", None, "second derivatives", 10, None),
+    # (graphs of add and mul only: the planted mul must meet two different operands)
+    "second_order": (
+        "planted_second_order",
+        "wrong_gradient",
+        None,
+        "second derivatives",
+        10,
+        ["add", "mul"],
+    ),
     "support": ("missing_ops", "unsupported", "exp", "", 5, None),
     "edge_points": ("tanh_tiny", "wrong_value", "tanh", "", 5, None),
     "bad_inputs": ("accepts_strings", "accepts_invalid", None, "'abc'", 5, None),
     "conventions": ("interior_accumulates", "convention", None, "interior gradients accumulate", 5, None),
     "determinism": ("set_parents", "nondeterministic", None, "different gradients", 5, None),
     "depth": ("recursive", "depth_limit", None, "raise RecursionError", 5, None),
+    "out_of_domain": ("clamped_log", "accepts_invalid", "log", "returns a finite number", 5, None),
+    "nested": ("perturbation_confusion", "wrong_gradient", None, "perturbation confusion", 10, None),
+    "memory": ("leaking_registry", "memory_leak", None, "never freed", 5, None),
+    "time": ("exponential_backward", "exponential_time", None, "backward time", 5, None),
 }
 
 
