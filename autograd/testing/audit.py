@@ -758,6 +758,8 @@ _PROPERTIES: dict[
 }
 #: The checks of this module, in report order (the probes of :data:`PROBES` follow them).
 CHECKS = ("ops", "exact", "symbolic", "forward", *_PROPERTIES, "mlp", "stateful", "second_order")
+#: The checks of the ops an engine has beyond the table (:mod:`autograd.testing.selfcheck`).
+EXTRA_CHECKS = ("extra_ops", "self_consistency")
 
 
 def _check_ops(eng: Engine, caps: dict[str, Any]) -> CheckOutcome:
@@ -792,9 +794,9 @@ def run_check(
     seed: int = 0,
     ops: Sequence[str] | None = None,
 ) -> CheckOutcome:
-    """One check (of :data:`CHECKS`) or probe (of :data:`PROBES`) on its own, by name; ``ops``
-    limits the per-op searches (``exact``, ``symbolic``, ``forward``) and ``second_order``'s
-    graphs to these ops."""
+    """One check (of :data:`CHECKS`, :data:`EXTRA_CHECKS`) or probe (of :data:`PROBES`) on its
+    own, by name; ``ops`` limits the per-op searches (``exact``, ``symbolic``, ``forward``) and
+    ``second_order``'s graphs to these ops."""
     eng = resolve_engine(engine)
     probe = dict(PROBES).get(name)
     if probe is not None:
@@ -813,7 +815,9 @@ def run_check(
         return _check_stateful(eng, examples, seed)[0]
     if name == "second_order":
         return _check_second_order(eng, examples, seed, ops)
-    raise ValueError(f"run_check: unknown check {name!r}; known: {[*CHECKS, *dict(PROBES)]}")
+    if name in EXTRA_CHECKS:
+        return {o.name: o for o in extra_op_outcomes(eng, examples, seed)}[name]
+    raise ValueError(f"run_check: unknown check {name!r}; known: {[*CHECKS, *EXTRA_CHECKS, *dict(PROBES)]}")
 
 
 def _graph_checks(
