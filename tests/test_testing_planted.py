@@ -10,7 +10,7 @@ a row here fails ``test_every_check_and_probe_has_a_planted_fixture``.
 import pytest
 
 from autograd.testing import Graph, Node, resolve_engine, verdicts
-from autograd.testing.audit import CHECKS, PROBES, _forward_finding, run_check
+from autograd.testing.audit import CHECKS, EXTRA_CHECKS, PROBES, _forward_finding, run_check
 from autograd.testing.findings import DEFECT_KINDS, Finding, outcome
 
 # check -> (fixture in tests/engines, kind, op or None, text in the summary, examples, ops searched)
@@ -24,18 +24,32 @@ PLANTED = {
     "chain_sweep": ("planted_chain_sweep", "wrong_gradient", None, "", 10, None),
     "mlp": ("planted_mlp", "wrong_gradient", None, "", 20, None),
     "stateful": ("planted_stateful", "wrong_gradient", None, "stateful: leaf", 10, None),
-    "second_order": ("planted_second_order", "wrong_gradient", None, "second derivatives", 10, None),
+    # (graphs of add and mul only: the planted mul must meet two different operands)
+    "second_order": (
+        "planted_second_order",
+        "wrong_gradient",
+        None,
+        "second derivatives",
+        10,
+        ["add", "mul"],
+    ),
     "support": ("missing_ops", "unsupported", "exp", "", 5, None),
     "edge_points": ("tanh_tiny", "wrong_value", "tanh", "", 5, None),
     "bad_inputs": ("accepts_strings", "accepts_invalid", None, "'abc'", 5, None),
     "conventions": ("interior_accumulates", "convention", None, "interior gradients accumulate", 5, None),
     "determinism": ("set_parents", "nondeterministic", None, "different gradients", 5, None),
     "depth": ("recursive", "depth_limit", None, "raise RecursionError", 5, None),
+    "extra_ops": ("extra_factor", "wrong_gradient", "sin~sin", "", 10, None),
+    "self_consistency": ("extra_factor", "wrong_gradient", "bump~?", "shrinks like h, not h^2", 10, None),
+    "out_of_domain": ("clamped_log", "accepts_invalid", "log", "returns a finite number", 5, None),
+    "nested": ("perturbation_confusion", "wrong_gradient", None, "perturbation confusion", 10, None),
+    "memory": ("leaking_registry", "memory_leak", None, "never freed", 5, None),
+    "time": ("exponential_backward", "exponential_time", None, "backward time", 5, None),
 }
 
 
 def test_every_check_and_probe_has_a_planted_fixture():
-    assert set(PLANTED) == {*CHECKS, *dict(PROBES)}
+    assert set(PLANTED) == {*CHECKS, *EXTRA_CHECKS, *dict(PROBES)}
 
 
 def _planted(outcome, kind, op, text):

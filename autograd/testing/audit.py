@@ -645,13 +645,16 @@ def _stateful_finding(exc: BaseException) -> Finding:
     raise exc  # hypothesis's or our own trouble: never the engine's defect
 
 
-def _check_second_order(eng: Engine, examples: int, seed: int) -> CheckOutcome:
+def _check_second_order(
+    eng: Engine, examples: int, seed: int, ops: Sequence[str] | None = None
+) -> CheckOutcome:
     """:func:`autograd.testing.higher.check_second_order` on random graphs, when the engine
     differentiates its own gradients (capability ``higher_order``).
 
     A Hessian off from sympy's is a ``wrong_gradient`` when exact (a rational graph on an
     exact engine) or confirmed by ``assert_hessian_fd``; otherwise ``inconclusive``.  An
-    exception of ``engine_derivatives`` (the engine's own passes) is a ``crash``.
+    exception of ``engine_derivatives`` (the engine's own passes) is a ``crash``.  ``ops``
+    limits the graphs to these ops (default: every op the engine has).
     """
     name = "second_order"
     if not eng.higher_order:
@@ -693,7 +696,7 @@ def _check_second_order(eng: Engine, examples: int, seed: int) -> CheckOutcome:
     per = max(1, examples // 2)
     for exact in (True, False) if eng.exact else (False,):
         try:
-            strategy = gs.graphs(eng, exact=exact, max_nodes=MAX_NODES)
+            strategy = gs.graphs(eng, exact=exact, ops=ops, max_nodes=MAX_NODES)
         except ValueError:  # no graphs of this arithmetic from the ops this engine has
             continue
         _search(trials, (name,), strategy, trial, per, seed)
@@ -755,6 +758,8 @@ _PROPERTIES: dict[
 }
 #: The checks of this module, in report order (the probes of :data:`PROBES` follow them).
 CHECKS = ("ops", "exact", "symbolic", "forward", *_PROPERTIES, "mlp", "stateful", "second_order")
+#: The checks of the ops an engine has beyond the table (:mod:`autograd.testing.selfcheck`).
+EXTRA_CHECKS = ("extra_ops", "self_consistency")
 
 
 def _check_ops(eng: Engine, caps: dict[str, Any]) -> CheckOutcome:
@@ -789,8 +794,9 @@ def run_check(
     seed: int = 0,
     ops: Sequence[str] | None = None,
 ) -> CheckOutcome:
-    """One check (of :data:`CHECKS`) or probe (of :data:`PROBES`) on its own, by name; ``ops``
-    limits the per-op searches (``exact``, ``symbolic``, ``forward``) to these ops."""
+    """One check (of :data:`CHECKS`, :data:`EXTRA_CHECKS`) or probe (of :data:`PROBES`) on its
+    own, by name; ``ops`` limits the per-op searches (``exact``, ``symbolic``, ``forward``) and
+    ``second_order``'s graphs to these ops."""
     eng = resolve_engine(engine)
     probe = dict(PROBES).get(name)
     if probe is not None:
@@ -808,8 +814,10 @@ def run_check(
     if name == "stateful":
         return _check_stateful(eng, examples, seed)[0]
     if name == "second_order":
-        return _check_second_order(eng, examples, seed)
-    raise ValueError(f"run_check: unknown check {name!r}; known: {[*CHECKS, *dict(PROBES)]}")
+        return _check_second_order(eng, examples, seed, ops)
+    if name in EXTRA_CHECKS:
+        return {o.name: o for o in extra_op_outcomes(eng, examples, seed)}[name]
+    raise ValueError(f"run_check: unknown check {name!r}; known: {[*CHECKS, *EXTRA_CHECKS, *dict(PROBES)]}")
 
 
 def _graph_checks(
