@@ -120,10 +120,7 @@ def test_depth_restores_the_recursion_limit():
 
 def determinism_program(fixture, builds):
     eng = resolve_engine(fixture.Value)
-    body = probes._DETERMINISM_BODY.format(
-        weights=repr(list(probes.FAN_OUT_WEIGHTS)), builds=builds, V="Value", grad="grad", backward="backward"
-    )
-    return eng, body
+    return eng, probes.determinism_body(eng, builds)
 
 
 def fresh_gradient(fixture, seed):
@@ -131,7 +128,7 @@ def fresh_gradient(fixture, seed):
     eng, body = determinism_program(fixture, 1)
     out, err = probes._run_fresh(f"{eng.import_line()}\n{body}", seed).communicate(timeout=60)
     assert not err
-    return json.loads(out)[0][0]
+    return probes._result(out)[0][0]
 
 
 def test_set_ordered_parents_differ_across_the_fixed_hash_seeds_only():
