@@ -348,7 +348,10 @@ def test_build_orders_are_valid_and_differ_from_the_description():
 def test_graph_pairs_share_their_leaves_and_differ():
     pairs = drawn(gs.graph_pairs(), 100)
     assert all(f.leaves == g.leaves and f.rational and g.rational for f, g, _, _ in pairs)
-    assert sum(f.nodes != g.nodes for f, g, _, _ in pairs) >= 80
+    # f and g are drawn independently: they coincide only as two equal one-node graphs (hypothesis
+    # draws the simplest often, x0 + x0 most of all). Measured: 79 of 100 differ at the ci seed,
+    # 84-94 over 40 random seeds; a strategy that drew g as a copy of f gives 0
+    assert sum(f.nodes != g.nodes for f, g, _, _ in pairs) >= 70
     assert sum(a != b for _, _, a, b in pairs) >= 50
     assert max(len(f.nodes) for f, _, _, _ in pairs) >= 6
 
