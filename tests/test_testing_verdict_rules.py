@@ -44,10 +44,7 @@ def test_information_is_no_failure(kind):
 
 def test_the_two_orders_fixture_gives_exactly_two_gradients_alternately():
     eng = resolve_engine(two_orders.Value)
-    body = probes._DETERMINISM_BODY.format(
-        weights=repr(list(probes.FAN_OUT_WEIGHTS)), builds=4, V="Value", grad="grad", backward="backward"
-    )
-    runs = probes._run_in_process(eng, body)
+    runs = probes._run_in_process(eng, probes.determinism_body(eng, 4))
     first, second = runs[0][0], runs[1][0]
     assert first != second and [run[0] for run in runs] == [first, second, first, second]
 

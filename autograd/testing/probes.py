@@ -320,14 +320,19 @@ def _run_fresh(program: str, seed: str) -> subprocess.Popen[str]:
     )
 
 
+def determinism_body(eng: Engine, builds: int) -> str:
+    """The determinism program for this engine (after its import line): `builds` builds, one result line."""
+    names = {"V": eng.class_name, "grad": eng.grad_attr, "backward": eng.backward_method}
+    return _DETERMINISM_BODY.format(
+        weights=repr(list(FAN_OUT_WEIGHTS)), builds=builds, mark=RESULT_MARK, **names
+    )
+
+
 def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """The same float graph, differentiated repeatedly here and under several hash seeds: same bits?"""
     eng = resolve_engine(engine)
     builds = max(2, min(examples, 10))
-    names = {"V": eng.class_name, "grad": eng.grad_attr, "backward": eng.backward_method}
-    body = _DETERMINISM_BODY.format(
-        weights=repr(list(FAN_OUT_WEIGHTS)), builds=builds, mark=RESULT_MARK, **names
-    )
+    body = determinism_body(eng, builds)
     program = f"{eng.import_line()}\n{body}"
     runs: dict[str, list[Any]] = {}
     notes = []

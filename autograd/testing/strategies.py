@@ -177,10 +177,19 @@ def _draw_node(
     return node
 
 
-def _root_node(draw: Any, choices: list[tuple[OpSpec, tuple[Any, ...]]], values: list[Any]) -> list[Node]:
-    """One more node on top of the output (its first operand), so that every op is drawn as the
-    root too: joining the sinks makes the root an ``add`` in most graphs."""
-    node = _try_node(draw, choices, values, first=len(values) - 1)
+def _root_node(
+    draw: Any,
+    choices: list[tuple[OpSpec, tuple[Any, ...]]],
+    values: list[Any],
+    root: tuple[OpSpec, tuple[Any, ...]],
+) -> list[Node]:
+    """One more node, of the op ``root``, on top of the output (its first operand), so that every
+    op is drawn as the root too: joining the sinks makes the root an ``add`` in most graphs.
+    Another op when ``root`` does not fit the output."""
+    top = len(values) - 1  # the output so far
+    node = _try_node(draw, [root], values, first=top)
+    if node is None:
+        node = _try_node(draw, choices, values, first=top)
     return [node] if node is not None else [_draw_node(draw, choices, values)]
 
 
@@ -256,14 +265,16 @@ def graphs(
 
     @st.composite
     def build(draw: Any) -> Graph:
+        # in three graphs out of four a root op goes on top; it is drawn before the nodes below
+        # it, so that the shrinker deletes those and keeps the op: a graph that is only a root op,
+        # on a leaf, is where a failure of one op shrinks to
+        rooted = draw(st.integers(0, 3)) != 0
         values = draw(st.lists(leaf, min_size=1, max_size=max_leaves))
         n_leaves = len(values)
-        # in three graphs out of four a root op goes on top (drawn first: a graph that is only a
-        # root op, on a leaf, is where a failure of one op shrinks to)
-        rooted = draw(st.integers(0, 3)) != 0
+        root = draw(st.sampled_from(choices)) if rooted else None
         nodes = _join_sinks(_draw_nodes(draw, choices, values, max_nodes, not rooted), values)
-        if rooted:
-            nodes += _root_node(draw, choices, values)
+        if root is not None:
+            nodes += _root_node(draw, choices, values, root)
         graph = Graph(tuple(values[:n_leaves]), tuple(nodes))
         record_events(graph)
         return graph
