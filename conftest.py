@@ -27,3 +27,35 @@ settings.register_profile(
 )
 settings.register_profile("thorough", max_examples=1000, derandomize=True, deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+# ---------------------------------------------------------------------- tests run alone
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+_ALONE = "AUTOGRAD_TEST_ALONE"
+
+
+@pytest.fixture
+def alone(request: pytest.FixtureRequest) -> bool:
+    """True where the test body should run: in a fresh interpreter that collected only this test.
+
+    For tests that assert statistics of one derandomized hypothesis sample: importing other test
+    modules (seen: tests/test_compile.py) changes what the same seed draws, so in a full run the
+    sample would depend on which modules were collected.  The parent re-runs the test by its node
+    id in a child and fails with the child's output when it fails.
+    """
+    nodeid = request.node.nodeid
+    if os.environ.get(_ALONE) in (nodeid, "*"):  # "*": this interpreter collected only chosen tests
+        return True
+    root = Path(__file__).resolve().parent
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header", nodeid],
+        env=dict(os.environ, **{_ALONE: nodeid}), cwd=root, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert done.returncode == 0, f"{nodeid} alone:\n{done.stdout[-6000:]}\n{done.stderr[-2000:]}"
+    assert " passed" in done.stdout, done.stdout[-2000:]  # the child ran it, and it passed
+    return False

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -196,6 +197,10 @@ def main(argv: Sequence[str]) -> int:
     plant = PLANTS[name]
     install(plant)
     import pytest
+
+    # the catching tests run here, with the plant; this interpreter collects only them, so
+    # tests that would re-run themselves alone (conftest.alone) run their body in place
+    os.environ["AUTOGRAD_TEST_ALONE"] = "*"
 
     code = int(pytest.main(["-q", "-p", "no:cacheprovider", *extra, *plant.caught_by]))
     for applied in APPLIED:
