@@ -129,20 +129,9 @@ def _single_nodes(graph: Graph) -> list[tuple[str, Graph]]:
     return out
 
 
-def _expr(graph: Graph) -> str:
-    """The program as one Python expression of the leaves, as the engine runs it (``x0 ** 0``)."""
-    n = len(graph.leaves)
-    exprs = [f"x{i}" for i in range(n)]
-    for node in graph.nodes:
-        exprs.append(
-            OPS[node.op].source([exprs[a] if a < n else f"({exprs[a]})" for a in node.args], node.const)
-        )
-    return exprs[graph.out]
-
-
 def _where(graph: Graph) -> str:
     """``expression at x0 = ..., x1 = ...``, or a short description of a big graph."""
-    expr, point = _expr(graph), _point(graph)
+    expr, point = graph.expression(), _point(graph)
     if len(expr) + len(point) > 160:
         return f"a graph of {len(graph.nodes)} nodes on {len(graph.leaves)} leaves (see the reproducer)"
     return f"{expr} at {point}"
@@ -400,7 +389,10 @@ def _exact_trial(eng: Engine, op: str | None) -> Callable[[Graph], list[Finding]
         if not _exact_numbers([got, *grads]):
             findings.append(
                 Finding(
-                    "inconclusive", "exact", f"{_expr(graph)}: the engine's numbers are not all exact", op
+                    "inconclusive",
+                    "exact",
+                    f"{graph.expression()}: the engine's numbers are not all exact",
+                    op,
                 )
             )
             return findings

@@ -137,6 +137,16 @@ class Graph:
             f"n{len(self.leaves) + i}" for i in range(len(self.nodes))
         ]
 
+    def expression(self) -> str:
+        """The program as one Python expression of the leaves, as an engine runs it (``x0 ** 0``)."""
+        n = len(self.leaves)
+        exprs = [f"x{i}" for i in range(n)]
+        for node in self.nodes:
+            exprs.append(
+                OPS[node.op].source([exprs[a] if a < n else f"({exprs[a]})" for a in node.args], node.const)
+            )
+        return exprs[self.out]
+
     def with_leaves(self, leaves: Sequence[Any]) -> Graph:
         return Graph(tuple(leaves), self.nodes, self.output)
 

@@ -121,19 +121,9 @@ def _both_ways(f: Callable[[float], float], g: float, h0: float) -> TaylorVerdic
     return ahead
 
 
-def _names(graph: Graph) -> str:
-    n = len(graph.leaves)
-    exprs = [f"x{i}" for i in range(n)]
-    for node in graph.nodes:
-        exprs.append(
-            OPS[node.op].source([exprs[a] if a < n else f"({exprs[a]})" for a in node.args], node.const)
-        )
-    return exprs[graph.out]
-
-
 def _where(graph: Graph) -> str:
     at = ", ".join(f"x{i} = {x!r}" for i, x in enumerate(graph.leaves))
-    expr = _names(graph)
+    expr = graph.expression()
     return f"{expr} at {at}" if len(expr) < 120 else f"a graph of {len(graph.nodes)} nodes at {at}"
 
 
