@@ -11,13 +11,23 @@ import math
 import pytest
 
 import autograd
+import autograd.testing.identify as identify_module
+import autograd.testing.selfcheck as selfcheck_module
 from autograd.testing import audit, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS
-from autograd.testing.identify import extra_capabilities, extra_ops, identify
+from autograd.testing.identify import extra_capabilities, extra_ops, identify, unjudged_methods
 from autograd.testing.ops import OPS, display
 from autograd.testing.probe_edges import probe_edge_points, probe_out_of_domain
 from autograd.testing.selfcheck import extra_op_outcomes, taylor_order
-from tests.engines import extra_clamped_ln, extra_detached, extra_factor, extra_shared, missing_ops, sound
+from tests.engines import (
+    extra_clamped_ln,
+    extra_detached,
+    extra_factor,
+    extra_labelled,
+    extra_shared,
+    missing_ops,
+    sound,
+)
 from tests.engines import extra_ops as extra_fixture
 
 FORMS = ("v + c", "c + v", "v - c", "c - v", "v * c", "c * v", "v / c", "c / v", "v ** c", "c ** v")
@@ -135,3 +145,83 @@ def test_the_audit_reports_extra_ops_by_their_form():
     assert "[self_consistency] v.bump(): d/dx0" in text and "[extra_ops] v.sin():" in text
     assert "ops beyond the table: v.bump() (not identified" in text
     assert report.to_dict()["findings"][0]["form"] == display(report.to_dict()["findings"][0]["op"])
+
+
+# ---------------------------------------------------------------------- methods that are no op
+def test_a_method_that_ignores_its_value_argument_is_listed_not_judged():
+    # lilgrad 0.6.0's named(label) was called as v.named(w) and reported as a detached op
+    eng = resolve_engine(extra_labelled.Value)
+    assert unjudged_methods(eng) == {
+        "v.labelled(w)": "its value does not depend on its argument's: not an op of Values",
+        "v.named(w)": "its value does not depend on its argument's: not an op of Values",
+    }
+    caps = extra_capabilities(eng)
+    assert caps["not_judged"] == unjudged_methods(eng)
+    assert caps["extra_ops"]["v.hypot(w)"] is None  # a binary op of Values still is one
+    assert "named" not in {e.method for e in extra_ops(eng)}
+    outcomes = extra_op_outcomes(eng, examples=10)
+    assert defects(outcomes) == set()
+    facts = [f.summary for f in outcomes[0].findings if f.kind == "convention"]
+    assert "v.named(w) is not judged: its value does not depend on its argument's" in " ".join(facts)
+    assert all(o.status == "passed" for o in outcomes), outcomes
+    assert "not_judged" not in extra_capabilities(resolve_engine(extra_fixture.Value))
+
+
+def test_our_own_error_in_identification_propagates_instead_of_reading_as_a_refusal(monkeypatch):
+    # issue 13: only what the engine raises means "no value here"; a KeyError of ours is our bug
+    def broken(method, arity):
+        raise KeyError("planted in the harness")
+
+    eng = resolve_engine(extra_fixture.Value)
+    monkeypatch.setattr(identify_module, "_call", broken)
+    identify_module._discover.cache_clear()
+    try:
+        with pytest.raises(KeyError, match="planted in the harness"):
+            extra_ops(eng)
+    finally:
+        identify_module._discover.cache_clear()
+
+
+def test_our_own_error_in_a_self_check_propagates_instead_of_reading_as_no_finding(monkeypatch):
+    def broken(graph):
+        raise KeyError("planted in the harness")
+
+    monkeypatch.setattr(selfcheck_module, "_where", broken)
+    with pytest.raises(KeyError, match="planted in the harness"):
+        extra_op_outcomes(extra_factor.Value, examples=5)
+
+
+def test_an_extra_op_that_raises_in_its_backward_is_a_crash():
+    class Raises(extra_fixture.Value):
+        def bump(self):
+            out = super().bump()
+
+            def fail():
+                raise RuntimeError("bump: backward broken")
+
+            out._backward = fail
+            return out
+
+    outcomes = {o.name: o for o in extra_op_outcomes(Raises, examples=5)}
+    crash = next(f for f in outcomes["self_consistency"].findings if f.kind == "crash")
+    assert crash.op == "bump~?" and crash.actual == "RuntimeError: bump: backward broken"
+    assert "backward() of x0.bump() at x0 = " in crash.summary and "raises RuntimeError" in crash.summary
+
+
+def test_identification_skips_the_points_an_engine_refuses_or_gives_no_number_at():
+    class Partial(sound.Value):
+        def above_one(self):  # refuses x <= 1 (not a TypeError): its arity is found at x = 1.5
+            if self.data <= 1:
+                raise ValueError("above_one: x must exceed 1")
+            return self._with_partials(self.data - 1, (self,), (1,))
+
+        def shadow(self):  # a Value whose number is no number
+            out = type(self)(self.data)
+            out.data = "not a number"
+            return out
+
+    eng = resolve_engine(Partial)
+    arity = {e.method: e.arity for e in extra_ops(eng)}
+    assert arity == {"above_one": 1, "shadow": 1}
+    assert sorted(identify_module.engine_values(eng, "above_one", 1)) == [1.1, 1.9, 2.7]
+    assert identify_module.engine_values(eng, "shadow", 1) == {}

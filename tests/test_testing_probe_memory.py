@@ -125,3 +125,11 @@ def run_reproducer(source):
         exec(compile(source, "<reproducer>", "exec"), {})
     gc.enable()  # the weak-reference reproducer turns the collector off
     return out.getvalue()
+
+
+def test_our_own_error_propagates_instead_of_reading_as_not_built(monkeypatch):
+    # issue 13: only what the engine raises makes the graph "not built"; a recipe of ours naming
+    # no op of the table is our bug
+    monkeypatch.setattr(pm, "_recipe", lambda eng: [("no_such_op", None)])
+    with pytest.raises(KeyError, match="no_such_op"):
+        pm.probe_memory(sound.Value)

@@ -1,6 +1,7 @@
 """The nested-differentiation probe (autograd.testing.probe_nested): perturbation confusion."""
 
 import contextlib
+import dataclasses
 import io
 import random
 from fractions import Fraction
@@ -69,3 +70,47 @@ def test_engines_without_create_graph_are_not_applicable(engine):
 def test_interior_accumulation_is_detected_for_choosing_the_depth():
     assert pn._interior_accumulates(resolve_engine(micrograd.engine))
     assert not pn._interior_accumulates(resolve_engine(autograd))
+
+
+def _broken_after_discovery(monkeypatch, fail):
+    """Our engine, its backward() raising ``fail(create_graph)`` once its create_graph support is seen."""
+    broken = []
+
+    def backward(self, create_graph=False):
+        if broken and fail(create_graph):
+            raise fail(create_graph)
+        return self.backward(create_graph=create_graph)
+
+    monkeypatch.setattr(autograd.Value, "backward_then_broken", backward, raising=False)
+    eng = dataclasses.replace(resolve_engine(autograd), backward_method="backward_then_broken")
+    assert eng.higher_order
+    broken.append(True)
+    return eng
+
+
+def test_a_create_graph_pass_that_raises_is_a_crash_on_every_nest(monkeypatch):
+    eng = _broken_after_discovery(
+        monkeypatch, lambda create_graph: create_graph and RuntimeError("create_graph: not today")
+    )
+    result = pn.probe_nested(eng)
+    (crash,) = result.findings
+    assert crash.kind == "crash" and result.status == "failed" and result.judged >= 4
+    assert "raises RuntimeError: create_graph: not today on d/dv0 E0" in crash.summary
+    assert crash.actual == "RuntimeError: create_graph: not today"
+
+
+def test_an_engine_whose_second_backward_raises_is_not_applicable(monkeypatch):
+    eng = _broken_after_discovery(monkeypatch, lambda create_graph: RuntimeError("one pass only"))
+    result = pn.probe_nested(eng)
+    assert result.status == "not_applicable"
+    assert result.reason == "two backward() passes fail: RuntimeError: one pass only"
+
+
+def test_our_own_error_in_running_a_nest_propagates_instead_of_reading_as_a_crash(monkeypatch):
+    # issue 13: only what the engine raises is a fact about it; a KeyError of ours is our bug
+    def broken(self, tree, below):
+        raise KeyError("planted in the harness")
+
+    monkeypatch.setattr(pn._Run, "_apply", broken)
+    with pytest.raises(KeyError, match="planted in the harness"):
+        pn.probe_nested(autograd)

@@ -101,3 +101,13 @@ def test_an_engine_that_cannot_build_the_ladder_is_not_applicable():
 
     result = pt.probe_time(resolve_engine(NoAdd))
     assert result.status == "not_applicable" and "could not be timed" in result.reason
+
+
+def test_our_own_error_propagates_instead_of_reading_as_not_timed(monkeypatch):
+    # issue 13: only what the engine raises makes the ladder "not timed"; a KeyError of ours is our bug
+    def broken(sizes, ratios):
+        raise KeyError("planted in the harness")
+
+    monkeypatch.setattr(pt, "confirmed_growth", broken)
+    with pytest.raises(KeyError, match="planted in the harness"):
+        pt.probe_time(sound.Value)

@@ -15,7 +15,9 @@ first).  A method nobody identifies stays unknown: :mod:`autograd.testing.selfch
 checks it by self-consistency.  Either way it becomes an :class:`OpSpec` of its own
 (``ln~log``, ``bump~?``), registered in ``OPS`` only while it is being checked
 (:func:`registered_extras`), so that graphs, strategies and oracles handle it like a
-table op.
+table op.  A binary method whose value ignores its argument's (``v.named(w)``: a copy of
+``v`` labelled ``w``) takes a Value as it would take anything and is no op of two Values:
+:func:`unjudged_methods` lists it (a fact), and nothing judges it.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 
 import sympy  # type: ignore[import-untyped]
 
+from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.catalogue import CATALOGUE, FIT
 from autograd.testing.engines import Engine
 from autograd.testing.ops import AWAY_FROM_ZERO, KINK_MARGIN, OPS, OpSpec, registered
@@ -43,6 +46,7 @@ __all__ = [
     "extra_capabilities",
     "extra_ops",
     "registered_extras",
+    "unjudged_methods",
 ]
 
 #: Where a unary method's values are compared with the catalogue.
@@ -53,6 +57,8 @@ PAIRS = ((0.7, 1.3), (1.9, -0.4), (2.3, 0.6), (0.4, 2.2), (1.6, -1.1))
 #: to a few ulps; a different function differs by far more at one of the points at least).
 AGREE_RTOL = 1e-9
 MIN_AGREE = 4
+#: How far a binary method's argument is moved to see whether its value follows it.
+SHIFT = 1.7
 #: The table's binary ops a binary method is compared with.
 BINARY_KNOWN = ("add", "sub", "mul", "div", "vpow")
 #: Dunder operators that map one Value to a Value and are not in the table.
@@ -97,6 +103,12 @@ def _call(method: str, arity: int) -> Callable[[Any, list[Any], Any], Any]:
     return lambda e, v, c: getattr(v[0], method)(v[1])
 
 
+def _apply(eng: Engine, method: str, arity: int, args: Any) -> Any:
+    """The method applied to fresh Values of ``args``; what the engine raises is ``EngineRaised``."""
+    call = _call(method, arity)
+    return engine_call(method, lambda: call(eng, [eng.make(a) for a in args], None))
+
+
 def _table_methods() -> set[str]:
     """The methods the table's unary ops call (``x.exp()`` -> exp): checked as table ops already."""
     names = set()
@@ -119,27 +131,35 @@ def _arity(eng: Engine, method: str) -> int | None:
     """1 or 2 when the method maps one or two Values to a Value (at some ordinary point), else None."""
     for x in (0.5, 1.5, -0.5):
         try:
-            out = getattr(eng.make(x), method)()
-        except TypeError:  # a required argument: try one other Value
-            try:
-                out = getattr(eng.make(x), method)(eng.make(0.7))
-            except Exception:  # the engine's own refusal: not a binary op of Values here
+            out = engine_call(method, lambda: getattr(eng.make(x), method)())  # noqa: B023
+        except EngineRaised as raised:
+            if not isinstance(raised.exc, TypeError):  # outside the method's domain, perhaps: the next point
                 continue
-            if isinstance(out, eng.Value):
-                return 2
-            return None
-        except Exception:  # outside the method's domain, perhaps: the next point
-            continue
+            try:  # a required argument: try one other Value
+                out = engine_call(method, lambda: getattr(eng.make(x), method)(eng.make(0.7)))  # noqa: B023
+            except EngineRaised:  # the engine's own refusal: not a binary op of Values here
+                continue
+            return 2 if isinstance(out, eng.Value) else None
         return 1 if isinstance(out, eng.Value) else None
     return None
 
 
 def _number(eng: Engine, out: Any) -> float | None:
+    """The output's finite float, or None (complex, not a number at all, or unreadable)."""
     try:
-        y = float(eng.data(out))
-    except (TypeError, ValueError, OverflowError):  # complex, or not a number at all
+        y = engine_call("reading", lambda: float(eng.data(out)))
+    except EngineRaised:
         return None
     return y if math.isfinite(y) else None
+
+
+def _value_at(eng: Engine, method: str, arity: int, args: Any) -> float | None:
+    """The method's finite value at ``args``, or None (the engine refuses, or no finite number)."""
+    try:
+        out = _apply(eng, method, arity, args)
+    except EngineRaised:  # the engine's refusal at this point: no value to compare
+        return None
+    return _number(eng, out)
 
 
 def engine_values(eng: Engine, method: str, arity: int) -> dict[Any, float]:
@@ -147,12 +167,7 @@ def engine_values(eng: Engine, method: str, arity: int) -> dict[Any, float]:
     values: dict[Any, float] = {}
     points: tuple[Any, ...] = POINTS if arity == 1 else PAIRS
     for at in points:
-        args = (at,) if arity == 1 else tuple(at)
-        try:
-            out = _call(method, arity)(eng, [eng.make(a) for a in args], None)
-        except Exception:  # the engine's refusal at this point: no value to compare
-            continue
-        y = _number(eng, out)
+        y = _value_at(eng, method, arity, (at,) if arity == 1 else tuple(at))
         if y is not None:
             values[at] = y
     return values
@@ -225,9 +240,9 @@ def _unknown_spec(eng: Engine, method: str, arity: int) -> OpSpec:
 
     def num(args: Any, c: Any) -> float:
         try:
-            y = _number(eng, call(eng, [eng.make(float(a)) for a in args], None))
-        except Exception as exc:  # the engine's refusal: not a point of the function
-            raise _NotEvaluated(f"{form} at {list(args)}: {type(exc).__name__}") from exc
+            y = _number(eng, _apply(eng, method, arity, [float(a) for a in args]))
+        except EngineRaised as raised:  # the engine's refusal: not a point of the function
+            raise _NotEvaluated(f"{form} at {list(args)}: {type(raised.exc).__name__}") from raised
         if y is None:
             raise _NotEvaluated(f"{form} at {list(args)}: no finite number")
         return y
@@ -246,13 +261,26 @@ def _unknown_spec(eng: Engine, method: str, arity: int) -> OpSpec:
     )  # fmt: skip
 
 
+def _ignores_argument(eng: Engine, method: str) -> bool:
+    """A binary method whose value stays the same when its argument's value changes, at every
+    pair of ``PAIRS`` where it has one (``MIN_AGREE`` pairs at least): ``v.named(w)`` (a copy
+    of ``v`` labelled ``w``) takes a Value as it would take anything, and is no op of two Values."""
+    seen = [{_value_at(eng, method, 2, (x, other)) for other in (w, w + SHIFT)} for x, w in PAIRS]
+    defined = [ys for ys in seen if None not in ys]  # a pair it refuses says nothing either way
+    return len(defined) >= MIN_AGREE and all(len(ys) == 1 for ys in defined)
+
+
 @functools.lru_cache(maxsize=64)
-def extra_ops(eng: Engine) -> tuple[ExtraOp, ...]:
-    """Every extra op of the engine's class, identified where the catalogue knows it (cached)."""
-    found = []
+def _discover(eng: Engine) -> tuple[tuple[ExtraOp, ...], dict[str, str]]:
+    found, unjudged = [], {}
     for method in _candidates(eng):
         arity = _arity(eng, method)
         if arity is None:
+            continue
+        if arity == 2 and _ignores_argument(eng, method):
+            unjudged[_form(method, arity)[0]] = (
+                "its value does not depend on its argument's: not an op of Values"
+            )
             continue
         match = identify(engine_values(eng, method, arity), arity)
         if match is None:
@@ -260,7 +288,17 @@ def extra_ops(eng: Engine) -> tuple[ExtraOp, ...]:
         else:
             spec, c = match
             found.append(ExtraOp(method, arity, spec.name, _known_spec(method, arity, spec, c)))
-    return tuple(found)
+    return tuple(found), unjudged
+
+
+def extra_ops(eng: Engine) -> tuple[ExtraOp, ...]:
+    """Every extra op of the engine's class, identified where the catalogue knows it (cached)."""
+    return _discover(eng)[0]
+
+
+def unjudged_methods(eng: Engine) -> dict[str, str]:
+    """Methods that take one Value and return one but are no op of Values (form -> why): not judged."""
+    return dict(_discover(eng)[1])
 
 
 @contextlib.contextmanager
@@ -273,10 +311,14 @@ def registered_extras(eng: Engine, *, unknown: bool = False) -> Iterator[tuple[E
 
 def extra_capabilities(eng: Engine) -> dict[str, Any]:
     """For the report: ``aliases`` (a table op under another name, ``{"ln": "log"}``) and
-    ``extra_ops`` (each extra op's form and what it was identified as, None if nothing)."""
+    ``extra_ops`` (each extra op's form and what it was identified as, None if nothing), and
+    ``not_judged`` when a method takes and returns a Value but is no op of Values (form -> why)."""
     extras = extra_ops(eng)
     table = set(OPS)
-    return {
+    caps: dict[str, Any] = {
         "aliases": {e.method: e.known for e in extras if e.known in table},
         "extra_ops": {e.form: e.known for e in extras},
     }
+    if unjudged := unjudged_methods(eng):
+        caps["not_judged"] = unjudged
+    return caps

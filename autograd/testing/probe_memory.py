@@ -27,16 +27,18 @@ An engine that allocates outside Python's allocator shows no memory there:
 from __future__ import annotations
 
 import gc
+import operator
 import tracemalloc
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.ops import OPS
-from autograd.testing.probes import _error, _program
+from autograd.testing.probes import _program
 
 __all__ = ["probe_memory"]
 
@@ -71,20 +73,21 @@ def _build(eng: Engine, recipe: list[tuple[str, Any]]) -> list[Any]:
     values: list[Any] = []
     blocks = []
     for _ in range(BLOCKS):
-        a, b = eng.make(POINT), eng.make(POINT)
-        outs = [OPS[name].apply(eng, [a, b][: OPS[name].arity], const) for name, const in recipe]
+        a, b = engine_call("make", lambda: (eng.make(POINT), eng.make(POINT)))
+        specs = [(OPS[name], const) for name, const in recipe]
+        outs = [engine_call(spec.name, spec.apply, eng, [a, b][: spec.arity], const) for spec, const in specs]
         values += [a, b, *outs]
         y = outs[0] if outs else a
         for v in outs[1:]:
-            y = y + v
+            y = engine_call("y + v", operator.add, y, v)
             values.append(y)
-        blocks.append(y * a + y * b)
+        blocks.append(engine_call("y * a + y * b", lambda: y * a + y * b))  # noqa: B023
     values += blocks
     y = blocks[0]
     for block in blocks[1:]:
-        y = y + block
+        y = engine_call("y + block", operator.add, y, block)
         values.append(y)
-    eng.backward(y)
+    engine_call("backward()", eng.backward, y)
     return values
 
 
@@ -321,8 +324,8 @@ def probe_memory(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutc
     recipe = _recipe(eng)
     try:
         _build(eng, recipe)
-    except Exception as exc:  # the engine cannot build or differentiate the graph: nothing to measure
-        reason = f"the graph could not be built and differentiated: {_error(exc)}"
+    except EngineRaised as raised:  # the engine cannot build or differentiate the graph: nothing to measure
+        reason = f"the graph could not be built and differentiated: {raised.line()}"
         return outcome("memory", [], judged=0, unit="runs", reason=reason)
     if _weakrefs_supported(eng):
         findings, how = _judge_weakrefs(eng, recipe)

@@ -26,6 +26,7 @@ gets two-level nests only.
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -33,9 +34,10 @@ from typing import Any
 
 import sympy  # type: ignore[import-untyped]
 
+from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
-from autograd.testing.probes import _error, _program, _show
+from autograd.testing.probes import _program, _show
 
 __all__ = ["Nest", "probe_nested"]
 
@@ -47,6 +49,7 @@ FLOAT_RTOL = 1e-9
 
 Tree = tuple[Any, ...]  # ("var", j) | ("D",) | ("const", c) | (op, left, right), op in add sub mul
 _SOURCE = {"add": "+", "sub": "-", "mul": "*"}
+_OPERATOR = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,7 @@ class _Run:
         return v
 
     def _value(self, x: Any) -> Any:
-        return x if isinstance(x, self.eng.Value) else self._keep(self.eng.make(x))
+        return x if isinstance(x, self.eng.Value) else self._keep(engine_call("make", self.eng.make, x))
 
     def _apply(self, tree: Tree, below: Any) -> Any:
         if tree[0] == "var":
@@ -150,40 +153,42 @@ class _Run:
         if tree[0] == "D":
             return self._value(below)
         if tree[0] == "const":
-            return self._keep(self.eng.make(float(tree[1])))
+            return self._value(float(tree[1]))
         a, b = self._apply(tree[1], below), self._apply(tree[2], below)
-        return self._keep({"add": a + b, "sub": a - b, "mul": a * b}[tree[0]])
+        return self._keep(engine_call(_SOURCE[tree[0]], _OPERATOR[tree[0]], a, b))
 
     def derivative(self, k: int) -> Any:
-        """d E_k / d v_k at v_k = v_(k-1) (= the point), with the levels below run first."""
+        """d E_k / d v_k at v_k = v_(k-1) (= the point), with the levels below run first;
+        what the engine raises is :class:`EngineRaised`."""
         eng = self.eng
-        self.leaves.append(self._keep(eng.make(float(self.nest.point))))
+        self.leaves.append(self._value(float(self.nest.point)))
         below = self.derivative(k + 1) if k + 1 < self.nest.depth else None
         e = self._apply(self.nest.levels[k], below)
         for v in self.built:
-            eng.set_grad(v, 0)
-        eng.backward(e, create_graph=True)
+            engine_call("setting a gradient", eng.set_grad, v, 0)
+        engine_call("backward(create_graph=True)", lambda: eng.backward(e, create_graph=True))
         # leaves v_k, v_(k+1), ... all stand for v_k: the derivative is the sum of their gradients
         total: Any = None
         for leaf in self.leaves[k:]:
-            g = eng.grad(leaf)
+            g = engine_call("reading a gradient", eng.grad, leaf)
             g = 0 if g is None else g
             if total is None:
                 total = g
             elif isinstance(total, eng.Value) or isinstance(g, eng.Value):
-                total = self._keep(self._value(total) + self._value(g))
+                total = self._keep(engine_call("+", operator.add, self._value(total), self._value(g)))
             else:
-                total = total + g
+                total = engine_call("+", operator.add, total, g)
         return total
 
 
 def engine_answer(eng: Engine, nest: Nest) -> Any:
-    """The engine's d/dv0 E0 (a number)."""
+    """The engine's d/dv0 E0 (a number); what the engine raises is :class:`EngineRaised`."""
     total = _Run(eng, nest).derivative(0)
-    return eng.data(total) if isinstance(total, eng.Value) else total
+    return engine_call("reading", eng.data, total) if isinstance(total, eng.Value) else total
 
 
 def _interior_accumulates(eng: Engine) -> bool:
+    """Whether interior gradients grow across two backward() passes (the engine's code only)."""
     a, b = eng.make(3.0), eng.make(2.0)
     h = a * b
     y = h * a
@@ -227,10 +232,10 @@ def probe_nested(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutc
             "nested", [], judged=0, unit="nests", reason="backward(create_graph=True) is not supported"
         )
     try:
-        shallow = _interior_accumulates(eng)
-    except Exception as exc:  # the engine cannot run two passes: nothing nested can run either
+        shallow = engine_call("two backward() passes", _interior_accumulates, eng)
+    except EngineRaised as raised:  # the engine cannot run two passes: nothing nested can run either
         return outcome(
-            "nested", [], judged=0, unit="nests", reason=f"two backward() passes fail: {_error(exc)}"
+            "nested", [], judged=0, unit="nests", reason=f"two backward() passes fail: {raised.line()}"
         )
     rng = random.Random(f"nested-{seed}")
     count = max(4, min(examples // 4, 12))
@@ -242,13 +247,13 @@ def probe_nested(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutc
         want = nest.expected()
         try:
             got = engine_answer(eng, nest)
-        except Exception as exc:
+        except EngineRaised as raised:
             crash = Finding(
                 "crash",
                 "nested",
-                f"nested backward(create_graph=True) raises {_error(exc)} on {nest.describe()}",
+                f"nested backward(create_graph=True) raises {raised.line()} on {nest.describe()}",
                 expected=repr(float(want)),
-                actual=_error(exc),
+                actual=raised.line(),
             )
             found.setdefault("crash", []).append((nest, crash))
             judged += 1

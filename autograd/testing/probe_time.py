@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.probes import _program
@@ -72,15 +73,26 @@ def chain(eng: Engine, k: int) -> Any:
 GRAPHS: dict[str, Callable[[Engine, int], Any]] = {"chain": chain, "ladder": ladder}
 
 
-def _sample(eng: Engine, build: Callable[[Engine, int], Any], k: int, inner: int) -> tuple[float, float]:
-    """Seconds for ``inner`` builds (reading the output's number) and ``inner`` backward passes."""
-    t0 = clock()
+def _forward(eng: Engine, build: Callable[[Engine, int], Any], k: int, inner: int) -> list[Any]:
+    """``inner`` graphs of ``k`` levels, each output's number read (the engine's code only)."""
     outs = [build(eng, k) for _ in range(inner)]
     for y in outs:
         eng.data(y)
-    t1 = clock()
+    return outs
+
+
+def _backward(eng: Engine, outs: list[Any]) -> None:
     for y in outs:
         eng.backward(y)
+
+
+def _sample(eng: Engine, build: Callable[[Engine, int], Any], k: int, inner: int) -> tuple[float, float]:
+    """Seconds for ``inner`` builds (reading the output's number) and ``inner`` backward passes;
+    what the engine raises is ``EngineRaised``."""
+    t0 = clock()
+    outs = engine_call(f"forward at k = {k}", _forward, eng, build, k, inner)
+    t1 = clock()
+    engine_call(f"backward() at k = {k}", _backward, eng, outs)
     t2 = clock()
     return t1 - t0, t2 - t1
 
@@ -98,8 +110,7 @@ def _measure(eng: Engine, k: int, backward: bool) -> dict[str, dict[str, float]]
             for name, build in GRAPHS.items():
                 if forward_only:
                     t0 = clock()
-                    for _ in range(inner):
-                        eng.data(build(eng, k))
+                    engine_call(f"forward at k = {k}", _forward, eng, build, k, inner)
                     f, b = clock() - t0, math.inf
                 else:
                     f, b = _sample(eng, build, k, inner)
@@ -219,8 +230,8 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
             if passes["forward"].confirmed is not None and passes["backward"].open:
                 # every backward sample builds a ladder first: the sizes left are out of reach
                 passes["backward"].stopped = f"building ladders is itself exponential (forward) from k = {k}"
-    except Exception as exc:  # the engine cannot build or differentiate x*h + x*h: nothing to time
-        reason = f"the ladder x = x*h + x*h could not be timed: {type(exc).__name__}: {exc}"
+    except EngineRaised as raised:  # the engine cannot build or differentiate x*h + x*h: nothing to time
+        reason = f"the ladder x = x*h + x*h could not be timed: {raised}"
         return outcome("time", [], judged=0, unit="passes", reason=reason)
     findings = []
     judged = inconclusive = 0

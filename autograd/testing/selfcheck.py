@@ -36,10 +36,11 @@ from hypothesis.errors import Flaky, Unsatisfiable
 
 from autograd.testing import oracles
 from autograd.testing import strategies as gs
+from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outcome
 from autograd.testing.graph import Graph, Node, OracleInconclusive
-from autograd.testing.identify import ExtraOp, engine_values, registered_extras
+from autograd.testing.identify import ExtraOp, engine_values, registered_extras, unjudged_methods
 from autograd.testing.ops import OPS
 
 __all__ = ["TAYLOR_HALVINGS", "TaylorVerdict", "extra_op_outcomes", "taylor_order"]
@@ -54,27 +55,15 @@ MAX_NODES = 5
 EPS = 2.0**-52
 
 
-class _EngineRaised(Exception):
-    """The engine raised while a graph was built or differentiated (the one engine boundary)."""
-
-    def __init__(self, stage: str, exc: BaseException) -> None:
-        super().__init__(f"{stage} raises {type(exc).__name__}: {exc}")
-        self.stage, self.exc = stage, exc
-
-
 def _run(eng: Engine, graph: Graph, leaves: list[float] | None = None) -> tuple[float, list[Any]]:
-    try:
-        values = graph.build(eng, leaves)
-        out = float(eng.data(values[graph.out]))
-    except Exception as exc:  # whatever the engine raises in its forward pass
-        raise _EngineRaised("forward", exc) from exc
+    """The output's value (and the leaves' gradients unless ``leaves`` moves the point);
+    what the engine raises is :class:`EngineRaised`, which says where."""
+    values = engine_call("forward", graph.build, eng, leaves)
+    out = engine_call("forward", lambda: float(eng.data(values[graph.out])))
     if leaves is not None:
         return out, []
-    try:
-        eng.backward(values[graph.out])
-        grads = [eng.grad(v) for v in values[: len(graph.leaves)]]
-    except Exception as exc:  # whatever the engine raises in backward()
-        raise _EngineRaised("backward()", exc) from exc
+    engine_call("backward()", eng.backward, values[graph.out])
+    grads = [engine_call("backward()", eng.grad, v) for v in values[: len(graph.leaves)]]
     return out, grads
 
 
@@ -173,9 +162,9 @@ def _keep_leaves(eng: Engine, graph: Graph, names: list[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------------- judging one graph
-def _crash(eng: Engine, check: str, graph: Graph, raised: _EngineRaised, op: str) -> Finding:
+def _crash(eng: Engine, check: str, graph: Graph, raised: EngineRaised, op: str) -> Finding:
     return Finding(
-        "crash", check, f"{raised.stage} of {_where(graph)}: {raised}", op, graph.snippet(eng),
+        "crash", check, f"{raised.stage} of {_where(graph)} raises {raised}", op, graph.snippet(eng),
         "no exception", str(raised),
     )  # fmt: skip
 
@@ -186,7 +175,7 @@ def _judge_known(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[li
     def judge(graph: Graph) -> tuple[list[Finding], bool]:
         try:
             _run(eng, graph)
-        except _EngineRaised as raised:
+        except EngineRaised as raised:
             return [_crash(eng, check, graph, raised, op)], True
         exact = graph.rational and eng.exact
         try:
@@ -227,7 +216,7 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
     def judge(graph: Graph) -> tuple[list[Finding], bool]:
         try:
             _, grads = _run(eng, graph)
-        except _EngineRaised as raised:
+        except EngineRaised as raised:
             return [_crash(eng, check, graph, raised, op)], True
         point = [float(x) for x in graph.leaves]
         kinks = 0  # derivatives at a point where the function has none: not a case to judge
@@ -246,9 +235,14 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
                 again = _both_ways(along, float(g), TAYLOR_STEP * CONFIRM_SCALE * scale)
                 h = 1e-6 * scale
                 ahead, here, behind = along(h), along(0.0), along(-h)
-            except _EngineRaised as raised:  # the forward refuses a nearby point: no verdict here
+            except EngineRaised as raised:  # the forward refuses a nearby point: no verdict here
                 return [
-                    Finding("inconclusive", check, f"{_where(graph)}: {raised} near the point", op)
+                    Finding(
+                        "inconclusive",
+                        check,
+                        f"{_where(graph)}: the {raised.stage} raises {raised} near the point",
+                        op,
+                    )
                 ], False
             central = (ahead - behind) / (2 * h)
             right, left = (ahead - here) / h, (here - behind) / h  # one-sided slopes: a kink if they differ
@@ -362,6 +356,10 @@ def extra_op_outcomes(engine: Any, examples: int = 40, seed: int = 0) -> list[Ch
     facts = (
         [Finding("convention", "extra_ops", f"ops beyond the table: {', '.join(listed)}")] if extras else []
     )
+    facts += [
+        Finding("convention", "extra_ops", f"{form} is not judged: {why}")
+        for form, why in unjudged_methods(eng).items()
+    ]
     n_known = sum(e.known is not None for e in extras)
     why_known = f"{n_known} extra ops identified by their values, checked as the catalogue's"
     why_unknown = f"{len(extras) - n_known} extra ops nothing identifies: backward vs their own forward"
