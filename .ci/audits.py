@@ -41,6 +41,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the autograd of this checkout, installed or not
+from autograd.testing.findings import DEFECT_KINDS  # noqa: E402
+
 #: Where engines installed with --target live (each in its own directory) and the last run's results.
 AUDITS_DIR = Path(os.environ.get("AUDITS_DIR", ROOT / ".audits"))
 RESULTS = AUDITS_DIR / "results"  # each audit's result as JSON, for --only and .ci/confirm_audits.py
@@ -306,17 +309,9 @@ FALSE_ALARMS = (
     "double.)",
 )
 
-#: The matrix's columns: the defect kinds, then the information kind a reader most wants beside them.
-#: A defect kind the harness adds later gets a column of its own (after these) when it occurs.
-MATRIX_KINDS = (
-    "wrong_gradient",
-    "wrong_value",
-    "crash",
-    "nondeterministic",
-    "exponential_time",
-    "memory_leak",
-    "accepts_invalid",
-)
+#: The matrix's columns: the defect kinds (this checkout's list, whatever it has grown to), then the
+#: information kind a reader most wants beside them.
+MATRIX_KINDS = (*DEFECT_KINDS, "accepts_invalid")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -544,10 +539,7 @@ def run_audit(engine: Audited | None, extra: list[str], timeout: float) -> dict[
 
 
 def defect_kinds() -> tuple[str, ...]:
-    sys.path.insert(0, str(ROOT))  # the autograd of this checkout, installed or not
-    from autograd.testing.findings import DEFECT_KINDS  # this checkout's list, whatever it has grown to
-
-    return tuple(dict.fromkeys((*MATRIX_KINDS[:-1], *DEFECT_KINDS)))
+    return DEFECT_KINDS
 
 
 def status_of(check: Any) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Died", "EngineChild", "EngineRaised", "child_path", "engine_call"]
+__all__ = ["Died", "EngineChild", "EngineRaised", "child_path", "engine_call", "error_line"]
 
 
 class EngineRaised(Exception):
@@ -37,8 +37,13 @@ class EngineRaised(Exception):
         self.stage, self.exc = stage, exc
 
     def line(self) -> str:
-        """One line: the exception's type and message, without object addresses (they vary by run)."""
-        return re.sub(r" at 0x[0-9a-fA-F]+", "", str(self))[:300]
+        """One line: the exception's type and message (see :func:`error_line`)."""
+        return error_line(self.exc)
+
+
+def error_line(exc: BaseException) -> str:
+    """One line: the exception's type and message, without object addresses (they vary by run)."""
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", f"{type(exc).__name__}: {exc}")[:300]
 
 
 def engine_call(stage: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

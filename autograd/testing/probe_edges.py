@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import struct
 import sys
 from collections.abc import Iterator
@@ -45,11 +44,14 @@ from typing import Any
 import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
 
+from autograd.testing.boundary import error_line
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import OracleInconclusive
 from autograd.testing.ops import MP_MODULES, OPS, PARTNER, REALS, OpSpec
 from autograd.testing.oracles import EPS, FD_ATOL, FD_RTOL, SYMBOLIC_SAFETY, TINY, _compare, _fd_row
+from autograd.testing.reproducers import program, show
+from autograd.testing.verdicts import merge
 
 __all__ = [
     "MAGNITUDES",
@@ -296,25 +298,11 @@ def _undefined_in_floats(spec: OpSpec, args: tuple[float, ...], const: Any) -> b
 
 
 # ---------------------------------------------------------------------- the engine at a point
-def _error(exc: BaseException) -> str:
-    """One line: the exception's type and message, without object addresses (they vary by run)."""
-    return re.sub(r" at 0x[0-9a-fA-F]+", "", f"{type(exc).__name__}: {exc}")[:300]
-
-
-def _show(x: Any) -> str:
-    return repr(float(x)) if isinstance(x, float) else repr(x)
-
-
 def _program(eng: Engine, point: EdgePoint, lines: list[str]) -> str:
+    """A reproducer building the point's operands as Values, then ``lines``."""
     head = ["from fractions import Fraction"] if isinstance(point.const, Fraction) else []
-    names = {
-        "V": eng.class_name,
-        "data": eng.data_attr,
-        "grad": eng.grad_attr,
-        "backward": eng.backward_method,
-    }
     build = [f"{n} = {{V}}({x!r})" for n, x in zip(point.names, point.args, strict=True)]
-    return "\n".join([*head, eng.import_line(), *(ln.format(**names) for ln in [*build, *lines])])
+    return program(eng, *build, *lines, preamble=head)
 
 
 def _edge_reproducer(eng: Engine, point: EdgePoint, want: str) -> str:
@@ -370,21 +358,21 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
             eng.backward(out)
             got_grads = [eng.grad(v) for v in leaves]
     except _ENGINE_ERRORS as exc:
-        summary = f"{point.label()}: {stage} raises {_error(exc)}"
+        summary = f"{point.label()}: {stage} raises {error_line(exc)}"
         if None in partials or (isinstance(exc, ArithmeticError) and not _well_scaled(point, value)):
             # the gradient, or an intermediate of the usual formulas, beyond the floats: a limit
             return [Finding("convention", check, f"range limit: {summary}", label)]
         if stage == "forward" and _added_zero(spec, point) and not isinstance(exc, ArithmeticError):
             # the constant 0 is not one the op was found to take: an engine may refuse it, clearly
-            refused = f"{point.source()}: the constant 0 is refused ({_error(exc)})"
+            refused = f"{point.source()}: the constant 0 is refused ({error_line(exc)})"
             return [Finding("unsupported", check, refused, label)]
-        return [Finding("crash", check, summary, label, repro, want, _error(exc))]
+        return [Finding("crash", check, summary, label, repro, want, error_line(exc))]
     findings = []
     if not _compare("x", point.args[0], got_value, value, _forward_tol(spec, point, value)).ok:
         findings.append(
             Finding(
-                "wrong_value", check, f"{point.label()}: value {_show(got_value)}, expected {want_value!r}",
-                label, repro, repr(want_value), _show(got_value),
+                "wrong_value", check, f"{point.label()}: value {show(got_value)}, expected {want_value!r}",
+                label, repro, repr(want_value), show(got_value),
             )
         )  # fmt: skip
     for j, (got, grad) in enumerate(zip(got_grads, partials, strict=False)):
@@ -422,33 +410,14 @@ def _judge_gradient(
             numeric_ok = row.ok
             numeric = f"{float(row.oracle) / scale!r} ({'agrees' if row.ok else 'differs'})"
         except (OracleInconclusive, *_MATH_ERRORS) as exc:  # finite differences cannot judge here
-            numeric_ok, numeric = None, f"cannot judge ({_error(exc)})"
+            numeric_ok, numeric = None, f"cannot judge ({error_line(exc)})"
     if symbolic.ok:  # the reference agrees: finite differences are only ever a confirmation
         return []
     want = float(grad)
     judged = f"sympy/mpmath {want!r} ({'agrees' if symbolic.ok else 'differs'}), finite differences {numeric}"
     kind = "wrong_gradient" if numeric_ok is False else "inconclusive"
-    summary = f"{point.label()}: d/d{name} {_show(got)}; {judged}"
-    return [Finding(kind, check, summary, spec.name, repro, repr(want), _show(got))]
-
-
-def _merge_by_op(findings: list[Finding]) -> list[Finding]:
-    """One finding per (kind, op): the first keeps its reproducer, the rest are named in its summary."""
-    merged: dict[tuple[str, str | None], list[Finding]] = {}
-    for f in findings:
-        merged.setdefault((f.kind, f.op), []).append(f)
-    out = []
-    for group in merged.values():
-        first = group[0]
-        if len(group) > 1:
-            also = "; ".join(f.summary for f in group[1:3])
-            more = f"; {len(group) - 3} more points" if len(group) > 3 else ""
-            first = Finding(
-                first.kind, first.check, f"{first.summary} (also: {also}{more})", first.op,
-                first.reproducer, first.expected, first.actual,
-            )  # fmt: skip
-        out.append(first)
-    return out
+    summary = f"{point.label()}: d/d{name} {show(got)}; {judged}"
+    return [Finding(kind, check, summary, spec.name, repro, repr(want), show(got))]
 
 
 # ---------------------------------------------------------------------- which ops
@@ -489,7 +458,7 @@ def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
         inconclusive = sum(f.kind == "inconclusive" for f in findings)
         reason = f"{judged} points at the edges of the regions of {len(ops)} ops"
         return outcome(
-            "edge_points", _merge_by_op(findings), judged=judged - inconclusive, unit="points",
+            "edge_points", merge(findings), judged=judged - inconclusive, unit="points",
             inconclusive=inconclusive, reason=reason,
         )  # fmt: skip
 
@@ -513,7 +482,7 @@ def _treatment(eng: Engine, point: EdgePoint) -> tuple[str, Any]:
     try:
         y = eng.data(spec.apply(eng, [eng.make(x) for x in point.args], point.const))
     except _ENGINE_ERRORS as exc:
-        return "raises", _error(exc)
+        return "raises", error_line(exc)
     if isinstance(y, complex):
         return ("finite" if y.imag == 0 else "complex"), y
     try:
@@ -539,7 +508,7 @@ def probe_out_of_domain(engine: Any, *, examples: int = 30, seed: int = 0) -> Ch
                     if how == "raises":
                         facts.setdefault(f"raises {what.split(':')[0]}", []).append(point.label())
                     elif how == "nonfinite":
-                        facts.setdefault(f"returns {_show(what)}", []).append(point.label())
+                        facts.setdefault(f"returns {show(what)}", []).append(point.label())
                     else:
                         findings.append(_accepts(eng, point, how, what))
             for how, where in facts.items():
@@ -547,7 +516,7 @@ def probe_out_of_domain(engine: Any, *, examples: int = 30, seed: int = 0) -> Ch
                 summary = f"outside its domain, {how}: {shown}"
                 findings.append(Finding("convention", "out_of_domain", summary, name))
         reason = f"{judged} points outside the ops' regions"
-        return outcome("out_of_domain", _merge_by_op(findings), judged=judged, unit="points", reason=reason)
+        return outcome("out_of_domain", merge(findings), judged=judged, unit="points", reason=reason)
 
     return _with_extras(eng, run)  # type: ignore[no-any-return]
 

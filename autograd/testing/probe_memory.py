@@ -38,7 +38,7 @@ from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.ops import OPS
-from autograd.testing.probes import _program
+from autograd.testing.reproducers import program
 
 __all__ = ["probe_memory"]
 
@@ -196,7 +196,7 @@ def _by_tracemalloc(eng: Engine, recipe: list[tuple[str, Any]]) -> dict[str, flo
 
 def _reproducer(eng: Engine, recipe: list[tuple[str, Any]], weak: bool) -> str:
     if weak:
-        return _program(
+        return program(
             eng,
             "import gc, weakref",
             "from fractions import Fraction",
@@ -211,7 +211,7 @@ def _reproducer(eng: Engine, recipe: list[tuple[str, Any]], weak: bool) -> str:
             "print('alive per graph, after gc.collect():', alive())",
             "print('expected: 0 alive after gc.collect(); actual: above')",
         )
-    return _program(
+    return program(
         eng,
         "import gc, tracemalloc",
         "from fractions import Fraction",

@@ -37,7 +37,7 @@ import sympy  # type: ignore[import-untyped]
 from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
-from autograd.testing.probes import _program, _show
+from autograd.testing.reproducers import program, show
 
 __all__ = ["Nest", "probe_nested"]
 
@@ -201,7 +201,7 @@ def _interior_accumulates(eng: Engine) -> bool:
 def _reproducer(eng: Engine, nest: Nest, want: Fraction) -> str:
     """The nest run as a user of backward(create_graph=True) writes it, innermost level first."""
     levels = ", ".join(f"lambda v, D: {_text(tree, python=True)}" for tree in nest.levels)
-    return _program(
+    return program(
         eng,
         "def g(x):  # a gradient may be a plain number: a Value for the next level",
         "    return x if isinstance(x, {V}) else {V}(x)",
@@ -273,9 +273,9 @@ def probe_nested(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutc
         wrong = Finding(
             kind,
             "nested",
-            f"perturbation confusion: {nest.describe()} gives {_show(got)}, sympy {float(want)!r}",
+            f"perturbation confusion: {nest.describe()} gives {show(got)}, sympy {float(want)!r}",
             expected=repr(float(want)),
-            actual=_show(got),
+            actual=show(got),
         )
         found.setdefault(kind, []).append((nest, wrong))
     findings = []

@@ -35,7 +35,7 @@ from typing import Any
 from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
-from autograd.testing.probes import _program
+from autograd.testing.reproducers import program
 
 __all__ = ["probe_time"]
 
@@ -177,7 +177,7 @@ def _reproducer(eng: Engine, pass_: _Pass) -> str:
     timed = "y = build(k); t = time.process_time(); y.{backward}(); seconds = time.process_time() - t"
     if pass_.name == "forward":
         timed = "t = time.process_time(); y = build(k); y.{data}; seconds = time.process_time() - t"
-    return _program(
+    return program(
         eng,
         "import time",
         "def ladder(k):  # k shared diamonds: 2**k paths, 3 ops per level",

@@ -54,11 +54,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from autograd.testing import verdicts
 from autograd.testing.boundary import Died, EngineChild, EngineRaised, child_path, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.ops import OPS
+from autograd.testing.reproducers import program, show
 
 __all__ = [
     "PROBES",
@@ -72,32 +72,8 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------- shared helpers
-def _show(x: Any) -> str:
-    """A number as a person writes it (numpy's float64 shows as a float)."""
-    return repr(float(x)) if isinstance(x, float) else repr(x)
-
-
 def _same_const(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b  # 2 and 2.0 are different constants here
-
-
-def _error(exc: BaseException) -> str:
-    """One line: the exception's type and message, without object addresses (they vary by run)."""
-    return re.sub(r" at 0x[0-9a-fA-F]+", "", f"{type(exc).__name__}: {exc}")[:300]
-
-
-def _program(eng: Engine, *lines: str) -> str:
-    """A reproducer: the engine's import, then ``lines`` (which use ``{V}``, ``{data}``, ... names)."""
-    names = {
-        "V": eng.class_name,
-        "data": eng.data_attr,
-        "grad": eng.grad_attr,
-        "backward": eng.backward_method,
-    }
-    return "\n".join([eng.import_line(), *(line.format(**names) for line in lines)])
-
-
-_merge_by_op = verdicts.merge  # one finding per (kind, op), the others named in its summary
 
 
 # ---------------------------------------------------------------------- depth
@@ -199,7 +175,7 @@ def probe_depth(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutco
     if isinstance(error, Died):
         return _depth_death(eng, good, bad, error, probed, reason)
     past = bad + 10  # a few steps more: a script's own stack is a little shallower than the probe's
-    reproducer = _program(
+    reproducer = program(
         eng,
         "import sys",
         f"sys.setrecursionlimit({DEFAULT_RECURSION_LIMIT})  # Python's default",
@@ -227,7 +203,7 @@ def probe_depth(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutco
 def _depth_death(eng: Engine, good: int, bad: int, died: Died, probed: int, reason: str) -> CheckOutcome:
     """A chain that kills the interpreter: a ``crash`` (no program can catch or survive it,
     unlike an exception at a depth limit), beside the ``depth_limit`` fact of what survives."""
-    program = _program(
+    chain = program(
         eng,
         "w, b, y = {V}(0.5), {V}(1.0), {V}(1.0)",
         f"for _ in range({bad}):",
@@ -239,7 +215,7 @@ def _depth_death(eng: Engine, good: int, bad: int, died: Died, probed: int, reas
     reproducer = "\n".join(
         [
             "import subprocess, sys",
-            f"PROGRAM = {program!r}",
+            f"PROGRAM = {chain!r}",
             "done = subprocess.run([sys.executable, '-c', PROGRAM], capture_output=True, text=True)",
             f"print('expected: a chain of {bad} steps survives (or raises); actual: exit status',",
             "      done.returncode, '(negative: killed by that signal)', done.stdout.strip())",
@@ -333,14 +309,14 @@ def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     eng = resolve_engine(engine)
     builds = max(2, min(examples, 10))
     body = determinism_body(eng, builds)
-    program = f"{eng.import_line()}\n{body}"
+    source = f"{eng.import_line()}\n{body}"
     runs: dict[str, list[Any]] = {}
     notes = []
     try:
         runs["this process"] = engine_call("backward()", _run_in_process, eng, body)
     except EngineRaised as raised:
         notes.append(f"in this process the graph could not be differentiated ({raised.line()})")
-    children = {s: _run_fresh(program, s) for s in HASH_SEEDS}
+    children = {s: _run_fresh(source, s) for s in HASH_SEEDS}
     for s, child in children.items():
         try:
             out, err = child.communicate(timeout=120)
@@ -370,7 +346,7 @@ def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     reproducer = "\n".join(
         [
             "import os, subprocess, sys",
-            f"PROGRAM = {program!r}",
+            f"PROGRAM = {source!r}",
             "for seed in " + repr(HASH_SEEDS[:2]) + ":",
             "    env = dict(os.environ, PYTHONHASHSEED=seed)",
             "    out = subprocess.run([sys.executable, '-c', PROGRAM], env=env, capture_output=True,",
@@ -455,7 +431,7 @@ def probe_bad_inputs(engine: Any, *, examples: int = 30, seed: int = 0) -> Check
                 "bad_inputs",
                 f"accepts {len(accepted)} of {len(GARBAGE)} invalid data values without an error: "
                 + ", ".join(f"{s} ({what.split(':')[0]})" for s, what in accepted),
-                reproducer=_program(eng, *lines),
+                reproducer=program(eng, *lines),
                 expected="TypeError or ValueError when the Value is made",
                 actual="; ".join(f"{s}: accepted, {what}" for s, what in accepted),
             )
@@ -479,7 +455,7 @@ def _str_operand(eng: Engine) -> list[Finding]:
             got = repr(engine_call("reading", eng.data, w))
         except EngineRaised as raised:
             got = f"a Value whose data cannot be read ({raised.line()})"
-        reproducer = _program(
+        reproducer = program(
             eng,
             f"v = {{V}}({start!r})",
             "try:",
@@ -513,7 +489,7 @@ def _change(first: Any, second: Any) -> str:
         return "doubled"
     if second == first:
         return "unchanged"
-    return f"{_show(first)} -> {_show(second)}"
+    return f"{show(first)} -> {show(second)}"
 
 
 def _backward_numbers(eng: Engine) -> tuple[list[Any], list[Any], Any]:
@@ -549,7 +525,7 @@ def _backward_facts(first: list[Any], second: list[Any], seeded: Any) -> str:
     seeding = {
         1: "assigned 1 (a gradient left on it is overwritten)",
         6: "1 is added to it (a gradient left on it flows back too)",
-    }.get(seeded, f"becomes {_show(seeded)}")
+    }.get(seeded, f"becomes {show(seeded)}")
     facts.append(f"the output's gradient is {seeding}")
     return "; ".join(facts)
 
@@ -581,7 +557,7 @@ def probe_conventions(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     else:
         summary = _backward_facts(*numbers)
         findings.append(
-            Finding("convention", "conventions", summary, None, _program(eng, *_BACKWARD_FACTS_REPRODUCER))
+            Finding("convention", "conventions", summary, None, program(eng, *_BACKWARD_FACTS_REPRODUCER))
         )
     if eng.supports("relu"):
         try:
@@ -589,12 +565,12 @@ def probe_conventions(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
         except EngineRaised as raised:
             notes.append(f"relu'(0) not determined: {raised.line()}")
         else:
-            reproducer = _program(
+            reproducer = program(
                 eng, "x = {V}(0.0)", "x.relu().{backward}()", 'print("relu\'(0) =", x.{grad})'
             )
             findings.append(
                 Finding(
-                    "convention", "conventions", f"relu'(0) is taken as {_show(slope)}", "relu", reproducer
+                    "convention", "conventions", f"relu'(0) is taken as {show(slope)}", "relu", reproducer
                 )
             )
     reason = "second backward(), output gradient seeding, relu'(0)"
@@ -645,7 +621,7 @@ def _number_type_facts(eng: Engine) -> list[str]:
 
 
 def _op_reproducer(eng: Engine, source: str) -> str:
-    return _program(
+    return program(
         eng,
         "from fractions import Fraction",
         "x, y = {V}(1.5), {V}(1.5)",
@@ -690,7 +666,7 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
             )
     facts = _number_type_facts(eng)
     if facts:
-        reproducer = _program(
+        reproducer = program(
             eng,
             "from fractions import Fraction",
             "for x in (3, Fraction(1, 3)):",

