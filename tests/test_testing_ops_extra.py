@@ -191,21 +191,28 @@ def test_our_own_error_in_a_self_check_propagates_instead_of_reading_as_no_findi
         extra_op_outcomes(extra_factor.Value, examples=5)
 
 
-def test_an_extra_op_that_raises_in_its_backward_is_a_crash():
+def _broken_backward(out, name):
+    def fail():
+        raise RuntimeError(f"{name}: backward broken")
+
+    out._backward = fail
+    return out
+
+
+def test_an_extra_op_that_raises_in_its_backward_is_a_crash_known_or_not():
     class Raises(extra_fixture.Value):
         def bump(self):
-            out = super().bump()
+            return _broken_backward(super().bump(), "bump")
 
-            def fail():
-                raise RuntimeError("bump: backward broken")
-
-            out._backward = fail
-            return out
+        def sin(self):
+            return _broken_backward(super().sin(), "sin")
 
     outcomes = {o.name: o for o in extra_op_outcomes(Raises, examples=5)}
-    crash = next(f for f in outcomes["self_consistency"].findings if f.kind == "crash")
-    assert crash.op == "bump~?" and crash.actual == "RuntimeError: bump: backward broken"
-    assert "backward() of x0.bump() at x0 = " in crash.summary and "raises RuntimeError" in crash.summary
+    cases = (("self_consistency", "bump~?", "x0.bump()"), ("extra_ops", "sin~sin", "x0.sin()"))
+    for check, op, form in cases:
+        crash = next(f for f in outcomes[check].findings if f.kind == "crash")
+        assert crash.op == op and crash.actual == f"RuntimeError: {op.split('~')[0]}: backward broken"
+        assert f"backward() of {form} at x0 = " in crash.summary and "raises RuntimeError" in crash.summary
 
 
 def test_identification_skips_the_points_an_engine_refuses_or_gives_no_number_at():
