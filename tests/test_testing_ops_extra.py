@@ -232,3 +232,18 @@ def test_identification_skips_the_points_an_engine_refuses_or_gives_no_number_at
     assert arity == {"above_one": 1, "shadow": 1}
     assert sorted(identify_module.engine_values(eng, "above_one", 1)) == [1.1, 1.9, 2.7]
     assert identify_module.engine_values(eng, "shadow", 1) == {}
+
+
+def test_a_binary_method_is_an_op_unless_its_value_ignores_the_argument_at_enough_pairs():
+    class Methods(sound.Value):
+        def lower(self, other):  # min(v, w): ignores w at some pairs only, an op of two Values
+            return self if self.data <= other.data else other
+
+        def tag(self, label):  # ignores its label, but refuses negative ones: too few pairs to say
+            if label.data < 0:
+                raise ValueError("tag: a label of at least 0")
+            return type(self)(self.data)
+
+    eng = resolve_engine(Methods)
+    assert {e.method: e.arity for e in extra_ops(eng)} == {"lower": 2, "tag": 2}
+    assert unjudged_methods(eng) == {}
