@@ -14,6 +14,7 @@ import pytest
 
 import autograd
 from autograd import Value, cli, compiler, grad
+from autograd.datasets import make_moons
 from autograd.nn import MLP
 from regressions import codegen_zoo as zoo
 
@@ -262,16 +263,39 @@ def test_interpret_runs_the_recorded_graph_with_the_engine_and_run_generated_the
 @pytest.mark.slow  # (a few seconds: kept out of the mutation runs)
 def test_train_compile_gives_the_same_losses_and_accuracy_step_for_step():
     plain, compiled = [], []
-    cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=io.StringIO(), history=plain)
+    model_i, _, _ = cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=io.StringIO(), history=plain)
     out = io.StringIO()
-    cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=out, compiled=True, history=compiled)
+    model_c, _, _ = cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=out, compiled=True, history=compiled)
     for step, (a, b) in enumerate(zip(plain, compiled, strict=True)):
         print(
             f"step {step}: interpreter loss {a[0]!r} accuracy {a[1]}, compiled loss {b[0]!r} accuracy {b[1]}"
         )
     assert len(plain) == 8
     assert compiled == plain
+    assert [p.data for p in model_c.parameters()] == [p.data for p in model_i.parameters()]
     assert "compiled in" in out.getvalue()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("nonlin", ["tanh", "relu"])
+@pytest.mark.parametrize("block", [1, 7, 200])
+def test_compiled_moons_loss_gives_backwards_gradient_bit_for_bit_whatever_the_block(nonlin, block):
+    # blocks of 1 and 7 points (200 = 28 * 7 + 4: a shorter last block) carry the gradient from
+    # block to block; 200 is the whole batch in one function.  relu: inactive units send no share.
+    points, labels = make_moons(200, noise=0.1, seed=2)
+    model = MLP(2, [5, 4, 1], nonlin=nonlin, seed=2)
+    step = cli.compiled_moons_loss(model, points, labels, block=block)
+    for _ in range(3):
+        loss, accuracy, grads = step()
+        loss_v, accuracy_i = cli.moons_loss(model, points, labels)
+        model.zero_grad()
+        loss_v.backward()
+        expected = [p.grad for p in model.parameters()]
+        assert (loss, accuracy) == (loss_v.data, accuracy_i)
+        assert grads == expected
+        assert [type(g) for g in grads] == [type(g) for g in expected]
+        for p in model.parameters():
+            p.data -= 2.0 * p.grad
 
 
 @pytest.mark.slow
