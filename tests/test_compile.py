@@ -315,5 +315,128 @@ def test_compiler_has_code_for_every_engine_op():
     assert set(compiler._CODE) == set(engine._RULES) == set(compiler._REPLAY)
 
 
+# ---------------------------------------------------------------------- messages, reports, edges
+_MESSAGES = {
+    "branch_on_data": "reading .data of a traced Value at {at}: its number changes from call to call, so "
+    "Python code cannot branch on it or use it; use the Value itself (relu and the other ops need no "
+    "branch), or compute it outside the compiled function",
+    "branch_on_bool": "bool() of a traced Value at {at}: Python control flow cannot depend on a value that "
+    "changes from call to call (use relu and the other ops, which need no branch)",
+    "compare": "a comparison (<) of a traced Value at {at}: Python control flow cannot depend on a value "
+    "that changes from call to call (use relu and the other ops, which need no branch)",
+    "to_float": "float() of a traced Value at {at}: Python control flow cannot depend on a value that "
+    "changes from call to call (use relu and the other ops, which need no branch)",
+    "first_order_grad": "backward() or grad() without create_graph=True at {at} computes plain numbers from "
+    "the traced values, which the compiled code would keep as constants; pass create_graph=True",
+    "relu_second_order": "a derivative through relu taken with create_graph=True at {at}: its graph depends "
+    "on which side of the kink relu's input lies, so one trace cannot serve every input",
+    "set_data": "assigning .data of a traced Value at {at}; the trace cannot record it",
+}
+
+
+def _at(function_name, marker):
+    """How a message names a line of this file: path:line in function: the line's text."""
+    n = _line_of(marker)
+    return f"{THIS_FILE}:{n} in {function_name}: {open(THIS_FILE).read().splitlines()[n - 1].strip()}"
+
+
+@pytest.mark.parametrize("body", sorted(_MESSAGES))
+def test_a_refusal_says_what_was_refused_and_shows_the_line_itself(body):
+    with pytest.raises(autograd.TraceError) as info:
+        autograd.compile(UNTRACEABLE[body], [0.5, 2.0])
+    assert str(info.value) == _MESSAGES[body].format(at=_at(body, f"# <- {body}"))
+
+
+def test_each_constant_is_reported_with_its_value_kind_and_the_line_that_made_or_used_it():
+    w = Value(0.25)
+    made_before = Value(1.0) * 3
+
+    def f(x):
+        y = x * w  # <- first use of w
+        return y + made_before * 2.5  # <- number and made_before
+
+    compiled = autograd.compile(f, [1.0])
+    used_w, used_other = _at("f", "# <- first use of w"), _at("f", "# <- number and made_before")
+    assert [str(c) for c in compiled.constants] == [
+        f"0.25 (Value, first used at {used_w})",
+        f"3.0 (Value, first used at {used_other})",
+        f"2.5 (number, {used_other})",
+    ]
+    assert repr(compiled) == (
+        f"<compiled {f.__qualname__}: 1 inputs, 3 ops, 3 constants, {compiled.source.count(chr(10))} lines>"
+    )
+    assert compiled.n_ops == 3 and compiled.n_inputs == 1
+
+
+def test_an_output_that_is_a_constant_is_reported_as_used_by_an_output():
+    w = Value(4.0)
+    compiled = autograd.compile(lambda x: (x * 2, w), [1.0])
+    assert compiled([3.0]) == ((6.0, 4.0), [2.0])
+    assert [str(c) for c in compiled.constants][-1] == "4.0 (Value, first used at an output)"
+
+
+def test_compile_leaves_the_gradient_of_a_closed_over_value_as_it_was():
+    w = Value(3.0)
+    w.grad = 7.5
+    inner = w * 2  # made before the trace: an op node, baked in
+    inner.grad = -1.25
+    compiled = autograd.compile(lambda x: x * w + x * inner, [2.0])
+    assert compiled([2.0]) == (18.0, [9.0])
+    assert (w.grad, inner.grad) == (7.5, -1.25)
+
+
+def test_results_nest_50_lists_deep_and_no_deeper():
+    def nested(depth):
+        def f(x):
+            out = x * 2
+            for _ in range(depth):
+                out = [out]
+            return out
+
+        return f
+
+    value, grads = autograd.compile(nested(50), [1.0])([3.0])
+    for _ in range(50):
+        (value,) = value
+    assert (value, grads) == (6.0, [2.0])
+    with pytest.raises(TypeError) as info:
+        autograd.compile(nested(51), [1.0])
+    assert str(info.value) == (  # the list found at depth 50, holding the output
+        "compile: f must return a Value or lists/tuples of Values, "
+        "got [Value(data=2.0, grad=0, op='mul')] (list)"
+    )
+
+
+def test_compiles_own_argument_errors_say_what_was_given():
+    with pytest.raises(TypeError) as info:
+        autograd.compile(3, [1.0])
+    assert str(info.value) == "compile: f must be callable, got 3"
+    with pytest.raises(TypeError) as info:
+        autograd.compile(lambda x: [], [1.0])
+    assert str(info.value) == "compile: f returned no Value: []"
+    with pytest.raises(TypeError) as info:
+        autograd.compile(lambda x: 2.0, [1.0])
+    assert str(info.value) == "compile: f must return a Value or lists/tuples of Values, got 2.0 (float)"
+
+
+def test_division_by_and_of_constants_of_every_kind():
+    def f(x):
+        return x / 2.5 + 2.5 / x + x / 3 + 3 / x + x / Fraction(1, 3)
+
+    compiled = autograd.compile(f, [1.0])
+    for point in ([2.0], [3], [Fraction(2, 7)], [-0.75]):
+        expected = compiled.interpret(point)
+        assert zoo.same(compiled.run_generated(point), expected)
+        assert zoo.same(compiled.run_generated(point, gradient=False), expected[0])
+
+
+def test_value_handed_over_to_the_interpreter_gives_the_value_alone():
+    compiled = autograd.compile(lambda x: x.tanh() * 2, [1.0])
+    with pytest.raises(OverflowError):  # math.tanh of an int past the floats: the generated code gives up
+        compiled.run_generated([10**400], gradient=False)
+    assert compiled.value([10**400]) == 2.0 and type(compiled.value([10**400])) is float
+    assert compiled([10**400]) == (2.0, [0.0])
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
