@@ -370,9 +370,60 @@ def test_each_constant_is_reported_with_its_value_kind_and_the_line_that_made_or
 
 def test_an_output_that_is_a_constant_is_reported_as_used_by_an_output():
     w = Value(4.0)
-    compiled = autograd.compile(lambda x: (x * 2, w), [1.0])
-    assert compiled([3.0]) == ((6.0, 4.0), [2.0])
-    assert [str(c) for c in compiled.constants][-1] == "4.0 (Value, first used at an output)"
+    made_before = Value(1.5) * 3  # an op node: its own operands are none of the compiled code's business
+    compiled = autograd.compile(lambda x: (x * 2, w, made_before), [1.0])
+    assert compiled([3.0]) == ((6.0, 4.0, 4.5), [2.0])
+    assert [str(c) for c in compiled.constants] == [
+        f"2 (number, {_at('<lambda>', '(x * 2, w, made_before)')})",
+        "4.0 (Value, first used at an output)",
+        "4.5 (Value, first used at an output)",
+    ]
+
+
+def test_a_constant_used_many_times_is_one_constant():
+    w = Value(0.5)
+
+    def f(x, y):
+        return x * w + y * w + (x + w) * w  # <- w four times
+
+    compiled = autograd.compile(f, [1.0, 2.0])
+    assert [str(c) for c in compiled.constants] == [f"0.5 (Value, first used at {_at('f', '# <- w four')})"]
+    assert compiled([1.0, 2.0]) == (2.25, [1.0, 0.5])
+
+
+def test_a_negative_constant_raised_to_a_power_keeps_its_sign():
+    w = Value(-2.0)  # written into the code as a literal: -2.0 ** 2 would be -(2.0 ** 2)
+    compiled = autograd.compile(lambda x: x * w**2 + w**3, [1.0])
+    assert compiled.run_generated([1.0]) == (-4.0, [4.0])
+    assert compiled.run_generated([1.0], gradient=False) == -4.0
+
+
+def test_an_interior_gradient_past_the_floats_that_reaches_no_input_is_not_an_error():
+    # relu of a negative number passes no gradient back, so the infinite gradient above it stays
+    # there; the engine does not refuse it, and neither does the generated code
+    def f(x):
+        return (-x).relu() * 1e300 * 1e300 + x
+
+    x = Value(1.0)
+    y = f(x)
+    y.backward()
+    compiled = autograd.compile(f, [1.0])
+    assert compiled.run_generated([1.0]) == (y.data, [x.grad]) == (1.0, [1])
+
+
+def test_a_callable_without_a_qualname_is_named_by_its_repr():
+    import functools
+
+    f = functools.partial(lambda x, c: x * c, c=2.0)
+    compiled = autograd.compile(f, [1.0])
+    assert repr(compiled).startswith(f"<compiled {f!r}: 1 inputs, 1 ops, 1 constants, ")
+    assert compiled([3.0]) == (6.0, [2.0])
+
+
+def test_a_value_computed_from_an_input_by_any_operand_is_traced():
+    for f in (lambda x: x if 2 * x > 0 else -x, lambda x: x if (Value(2.0) * x).data > 0 else -x):
+        with pytest.raises(autograd.TraceError):
+            autograd.compile(f, [1.0])
 
 
 def test_compile_leaves_the_gradient_of_a_closed_over_value_as_it_was():
