@@ -489,5 +489,33 @@ def test_value_handed_over_to_the_interpreter_gives_the_value_alone():
     assert compiled([10**400]) == (2.0, [0.0])
 
 
+def test_an_overflow_anywhere_in_a_long_function_is_the_engines_error():
+    # 257 numbers to check (256 values and the input's gradient): the check's second chunk holds
+    # the overflowing output, at index 255
+    def f(x):
+        y = x
+        for _ in range(255):
+            y = y + x
+        return y * x
+
+    compiled = autograd.compile(f, [1.0])
+    assert compiled([1.0]) == (256.0, [512.0])  # 256 x * x
+    with pytest.raises(ArithmeticError):
+        compiled.run_generated([1e200])
+    with pytest.raises(OverflowError, match="mul: result of mul"):
+        compiled([1e200])
+
+
+def test_a_refusal_in_code_without_source_names_the_line_without_its_text():
+    namespace = {}
+    exec("def f(x):\n    return x if x > 0 else -x\n", namespace)
+    with pytest.raises(autograd.TraceError) as info:
+        autograd.compile(namespace["f"], [1.0])
+    assert str(info.value) == (
+        "a comparison (>) of a traced Value at <string>:2 in f: Python control flow cannot depend "
+        "on a value that changes from call to call (use relu and the other ops, which need no branch)"
+    )
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
