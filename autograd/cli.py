@@ -91,7 +91,10 @@ def compiled_moons_loss(
     Each margin starts its backward at ``1 * c = c``, what ``vsum(margins) * (1.0 / n)``
     sends down (``c = 1 * (1.0 / n)``).  The forward sums (``vsum`` from the int 0, the
     mean, the L2 term) are the engine's, written out below.  tests/test_compile.py compares
-    losses, accuracies and weights step for step with the interpreter.
+    losses, accuracies and weights step for step with the interpreter.  Errors: those sums are
+    plain Python (an overflow gives inf where the engine raises), and the carried products
+    ``w_j * carried_j`` are formed only here; so a step whose numbers are not all finite, or
+    whose block raises, is run again by the interpreter, which raises its own error at its op.
     """
     params = model.parameters()
     n = len(params)
@@ -119,6 +122,18 @@ def compiled_moons_loss(
 
     def step() -> tuple[float, float, list[Any]]:
         ws = [p.data for p in params]
+        try:
+            loss, scores, grads = compiled_step(ws)
+        except ArithmeticError:  # a carried product w * g, which the interpreter never forms, overflowed
+            return interpreted_step()
+        if not all(map(math.isfinite, [loss, *grads])):
+            # The sums above are plain Python and do not raise where the engine does (an overflow
+            # gives inf): the interpreter runs this step instead, raising its own error at its op
+            # (or, if nothing is wrong, giving the same numbers).
+            return interpreted_step()
+        return loss, accuracy(scores, labels), grads
+
+    def compiled_step(ws: list[Any]) -> tuple[Any, list[Any], list[Any]]:
         grads: list[Any] = [0] * n  # the engine's leaf gradients after zero_grad(): the int 0
         margins: list[Any] = []
         scores: list[Any] = []
@@ -137,7 +152,17 @@ def compiled_moons_loss(
         for j, w in enumerate(ws):  # the L2 term's shares, last: mul(w, w) gives alpha * w twice
             share = alpha * w
             grads[j] = grads[j] + share + share
-        return loss, accuracy(scores, labels), grads
+        return loss, scores, grads
+
+    def interpreted_step() -> tuple[float, float, list[Any]]:
+        loss_v, acc = moons_loss(model, points, labels, alpha)
+        saved = [p.grad for p in params]
+        model.zero_grad()
+        loss_v.backward()
+        grads = [p.grad for p in params]
+        for p, g in zip(params, saved, strict=True):
+            p.grad = g
+        return loss_v.data, acc, grads
 
     return step
 

@@ -517,5 +517,18 @@ def test_a_refusal_in_code_without_source_names_the_line_without_its_text():
     )
 
 
+def test_compiled_moons_loss_raises_the_interpreters_error_where_the_interpreter_raises():
+    points, labels = make_moons(16, noise=0.1, seed=4)
+    model = MLP(2, [3, 1], nonlin="tanh", seed=4)
+    step = cli.compiled_moons_loss(model, points, labels)
+    model.parameters()[0].data = 1e200  # the L2 term's w * w overflows (the compiled sums would give inf)
+    with pytest.raises(OverflowError) as interpreted:
+        cli.moons_loss(model, points, labels)
+    with pytest.raises(OverflowError) as compiled:
+        step()
+    assert str(compiled.value) == str(interpreted.value)
+    assert "mul" in str(compiled.value)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
