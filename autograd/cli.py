@@ -40,13 +40,20 @@ def moons_objective(
     model: MLP, points: Sequence[Sequence[Any]], labels: Sequence[Any], alpha: float = 1e-4
 ) -> tuple[Value, list[Value]]:
     """``moons_loss``'s loss and every point's score, as Values (no number read: it can be compiled)."""
-    scores = [cast(Value, model(x)) for x in points]  # one output neuron: a single Value
-    margins = [(1 - y * s).relu() for y, s in zip(labels, scores, strict=True)]
+    margins, scores = _margins(model, points, labels)
     # * (1.0 / n), as micrograd's demo writes it: a float mean keeps the backward pass in floats
     # (/ n with an int n would send the exact Fraction 1/n back through every point)
     data_loss = vsum(margins) * (1.0 / len(margins))
     reg = alpha * vsum(p * p for p in model.parameters())
     return data_loss + reg, scores
+
+
+def _margins(
+    model: MLP, points: Sequence[Sequence[Any]], labels: Sequence[Any]
+) -> tuple[list[Value], list[Value]]:
+    """Every point's hinge ``relu(1 - y * score)`` and score (the per-point part of the loss)."""
+    scores = [cast(Value, model(x)) for x in points]  # one output neuron: a single Value
+    return [(1 - y * s).relu() for y, s in zip(labels, scores, strict=True)], scores
 
 
 def accuracy(scores: Sequence[Any], labels: Sequence[Any]) -> float:
@@ -55,34 +62,113 @@ def accuracy(scores: Sequence[Any], labels: Sequence[Any]) -> float:
     return float(correct / len(labels))
 
 
-def compiled_moons_loss(
-    model: MLP, points: Sequence[Sequence[float]], labels: Sequence[int], alpha: float = 1e-4
-) -> Callable[[], tuple[float, float, list[Any]]]:
-    """``moons_loss`` and its gradient compiled once (``autograd.compile``) for ``model``'s shape.
+#: points per compiled block of ``compiled_moons_loss`` (compile() time grows with it, call overhead shrinks)
+BLOCK = 8
 
-    The compiled function's inputs are the parameters, then the points, then the labels, so
-    it serves any weights; the returned step function reads the model's current weights and
-    gives (loss, accuracy, d loss / d parameter), the numbers ``moons_loss`` and
-    ``backward()`` give, bit for bit.
+
+def compiled_moons_loss(
+    model: MLP,
+    points: Sequence[Sequence[float]],
+    labels: Sequence[int],
+    alpha: float = 1e-4,
+    block: int = BLOCK,
+) -> Callable[[], tuple[float, float, list[Any]]]:
+    """``moons_loss`` and its gradient, compiled once (``autograd.compile``) for ``model``'s shape.
+
+    The returned step function reads the model's current weights and gives (loss, accuracy,
+    d loss / d parameter): the numbers ``moons_loss`` and ``backward()`` give, bit for bit.
+
+    What is compiled is a block of ``block`` points (not the whole batch: ``compile()`` of the
+    whole batch's ~135,000 lines took seconds), called once per block of the batch.  Its
+    inputs are the weights, the gradient carried so far, the block's points and labels, and
+    the margin's gradient ``c``; it returns ``vsum([w_j * carried_j ..., margin_k * c ...])``,
+    whose backward hands each weight ``1 * carried_j`` first (the first term fires first)
+    and then each point's share in the point's order.  That is the order in which
+    ``backward()`` of the whole loss adds them: its depth-first search lists the last
+    operand of a node first, so ``vsum(margins)``'s points fire first to last, each point's
+    nodes contiguously and in the order a trace of that point alone fires them, and
+    ``data_loss + reg`` fires the L2 term's shares (``alpha * w`` twice) after all points.
+    Each margin starts its backward at ``1 * c = c``, what ``vsum(margins) * (1.0 / n)``
+    sends down (``c = 1 * (1.0 / n)``).  The forward sums (``vsum`` from the int 0, the
+    mean, the L2 term) are the engine's, written out below.  tests/test_compile.py compares
+    losses, accuracies and weights step for step with the interpreter.  Errors: those sums are
+    plain Python (an overflow gives inf where the engine raises), and the carried products
+    ``w_j * carried_j`` are formed only here; so a step whose numbers are not all finite, or
+    whose block raises, is run again by the interpreter, which raises its own error at its op.
     """
     params = model.parameters()
     n = len(params)
-    flat_points = [c for p in points for c in p]
+    width = len(points[0])
 
-    def objective(*xs: Value) -> tuple[Value, list[Value]]:
-        at = iter(xs[n : n + len(flat_points)])
-        pts = [[next(at) for _ in p] for p in points]
-        with _parameters(model, xs[:n]):
-            return moons_objective(model, pts, xs[n + len(flat_points) :], alpha)
+    def objective(*xs: Value) -> tuple[Value, list[Value], list[Value]]:
+        weights, carried, c = xs[:n], xs[n : 2 * n], xs[-1]
+        data = xs[2 * n : -1]
+        k = len(data) // (width + 1)
+        at = iter(data[: k * width])
+        pts = [[next(at) for _ in range(width)] for _ in range(k)]
+        with _parameters(model, weights):
+            margins, scores = _margins(model, pts, data[k * width :])
+        carriers = [w * g for w, g in zip(weights, carried, strict=True)]
+        return vsum([*carriers, *(m * c for m in margins)]), margins, scores
 
-    compiled = compiler.compile(objective, [p.data for p in params] + flat_points + list(labels))
-    data = [*flat_points, *labels]
+    weights = [p.data for p in params]
+    blocks, compiled = [], {}
+    for i in range(0, len(points), block):
+        pts, ys = points[i : i + block], list(labels[i : i + block])
+        if len(pts) not in compiled:  # one compiled function per block size (the last may be shorter)
+            compiled[len(pts)] = compiler.compile(objective, [*weights, *[0] * n, *_flat(pts), *ys, 1.0])
+        blocks.append((compiled[len(pts)], [*_flat(pts), *ys]))
+    c = 1 * (1.0 / len(points))
 
     def step() -> tuple[float, float, list[Any]]:
-        (loss, scores), grads = compiled([p.data for p in params] + data)
-        return loss, accuracy(scores, labels), grads[:n]
+        ws = [p.data for p in params]
+        try:
+            loss, scores, grads = compiled_step(ws)
+        except ArithmeticError:  # a carried product w * g, which the interpreter never forms, overflowed
+            return interpreted_step()
+        if not all(map(math.isfinite, [loss, *grads])):
+            # The sums above are plain Python and do not raise where the engine does (an overflow
+            # gives inf): the interpreter runs this step instead, raising its own error at its op
+            # (or, if nothing is wrong, giving the same numbers).
+            return interpreted_step()
+        return loss, accuracy(scores, labels), grads
+
+    def compiled_step(ws: list[Any]) -> tuple[Any, list[Any], list[Any]]:
+        grads: list[Any] = [0] * n  # the engine's leaf gradients after zero_grad(): the int 0
+        margins: list[Any] = []
+        scores: list[Any] = []
+        for function, data in blocks:
+            (_, ms, ss), g = function([*ws, *grads, *data, c])
+            grads = g[:n]
+            margins += ms
+            scores += ss
+        total: Any = 0
+        for m in margins:  # vsum's forward
+            total += m
+        reg: Any = 0
+        for w in ws:
+            reg += w * w
+        loss = total * (1.0 / len(margins)) + alpha * reg
+        for j, w in enumerate(ws):  # the L2 term's shares, last: mul(w, w) gives alpha * w twice
+            share = alpha * w
+            grads[j] = grads[j] + share + share
+        return loss, scores, grads
+
+    def interpreted_step() -> tuple[float, float, list[Any]]:
+        loss_v, acc = moons_loss(model, points, labels, alpha)
+        saved = [p.grad for p in params]
+        model.zero_grad()
+        loss_v.backward()
+        grads = [p.grad for p in params]
+        for p, g in zip(params, saved, strict=True):
+            p.grad = g
+        return loss_v.data, acc, grads
 
     return step
+
+
+def _flat(points: Sequence[Sequence[Any]]) -> list[Any]:
+    return [c for p in points for c in p]
 
 
 @contextmanager

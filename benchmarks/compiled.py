@@ -4,14 +4,15 @@
   parameters (and the 2 inputs), compiled once as a function of the parameters and the input
   (``compiled(weights + x)``, the weights kept as a list of floats, as the plain-float
   reference keeps them), against the three lines of the main table.
-* Batch step: the 200-point moons loss and its gradient, compiled once as a function of the
-  parameters, points and labels (``autograd.cli.compiled_moons_loss``: what ``train --compile``
-  runs), plus the update.
+* Batch step: the 200-point moons loss and its gradient (``autograd.cli.compiled_moons_loss``:
+  what ``train --compile`` runs: one function for a block of 8 points, compiled once, called
+  for each block of the batch, carrying the gradient from block to block), plus the update.
 * Training to accuracy 1.000 with micrograd's recipe, compiled, the compilation included.
 * What compiling costs: trace + code generation + ``compile()``, the size of the generated
   code, and after how many calls it has paid for itself.
 
-``python -m benchmarks.compiled [--quick]`` prints this section alone.
+``python -m benchmarks.compiled [--quick] [--micrograd-training]`` prints this section alone
+(with ``--micrograd-training`` it trains micrograd too, in the same run, for the training ratio).
 """
 
 from __future__ import annotations
@@ -19,17 +20,20 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import autograd
+from autograd import cli
 from autograd.cli import _parameters, compiled_moons_loss
 from autograd.datasets import make_moons
 from autograd.engine import Value
 from autograd.nn import MLP
 from benchmarks import reference, timing
 from benchmarks import workloads as w
-from benchmarks.report import Section, seconds
+from benchmarks.report import Section, md_table, seconds
 from benchmarks.timing import Run, Spread, alternate, paired_ratios, totals
 
 TITLE = "Compiled (issue 16): `autograd.compile` against the interpreter, micrograd and plain floats"
@@ -73,6 +77,18 @@ def compiled_train(
         for p, g in zip(params, grads, strict=True):
             p.data -= lr * g
     return step, timing.clock() - t0, accuracy, t1 - t0
+
+
+def micrograd_training_seconds(progress: Callable[[str], None], max_steps: int = 300) -> float:
+    """micrograd trained to accuracy 1.000 as ``python -m benchmarks`` trains it (same weights, recipe)."""
+    progress("training micrograd to accuracy 1.000 (the long one)")
+    ours, mg = w.ours(), w.micrograd()
+    points, labels = make_moons(200, noise=0.1, seed=0)
+    model = mg.make_model()
+    w.copy_weights(ours.make_model(), model)
+    steps, secs, acc = w.train_to_full_accuracy(mg, model, points, labels, max_steps)
+    progress(f"micrograd: {secs:.0f} s, {steps} steps, accuracy {acc:.3f}")
+    return secs
 
 
 def _ratio(slow: list[float], fast: list[float]) -> str:
@@ -207,8 +223,8 @@ def section(
             verdict(paid_one <= 200),
             f"one-sample function: {one_compile * 1e3:.0f} ms to trace, generate and compile "
             f"({one.source.count(chr(10))} lines, {len(one.source) / 1024:.0f} KiB), paid after "
-            f"{paid_one:.0f} calls; the whole-batch loss: {batch_compile:.2f} s, paid after "
-            f"{paid_batch:.0f} batch steps",
+            f"{paid_one:.0f} calls; the batch loss (blocks of {cli.BLOCK} points): "
+            f"{batch_compile:.2f} s, paid after {paid_batch:.1f} batch steps",
         ),
     ]
     for name, met, measured in targets:
@@ -220,8 +236,10 @@ def section(
         "min–max).  The compiled function is traced once and called with numbers: the one-sample function "
         "takes the 337 weights and the input as one list of floats (kept between calls, as the plain-float "
         "reference keeps its lists) and returns the output and its gradient; the batch function is "
-        "`train --compile`'s (`autograd.cli.compiled_moons_loss`), reading the weights from the model "
-        "at each step.  Both give the interpreter's numbers bit for bit (checked before timing, and by "
+        "`train --compile`'s (`autograd.cli.compiled_moons_loss`: one function for a block of "
+        f"{cli.BLOCK} points, called for each block, carrying the gradient from block to block), reading "
+        "the weights from the model at each step.  Both give the interpreter's numbers bit for bit "
+        "(checked before timing, and by "
         "tests/test_compile.py).  The interpreter's own speed is unchanged: `autograd/engine.py` is not "
         "touched by the compiler, whose trace patches `Value` only while `f` runs."
     )
@@ -241,13 +259,53 @@ def section(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.compiled", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats")
+    parser.add_argument(
+        "--write",
+        type=Path,
+        default=None,
+        help="replace this section of that RESULTS.md (written by python -m benchmarks) with this run's",
+    )
+    parser.add_argument(
+        "--micrograd-training",
+        action="store_true",
+        help="also train micrograd to accuracy 1.000 (minutes), for the training target's ratio",
+    )
     args = parser.parse_args(argv)
-    result = section(args.quick, lambda text: print(f"... {text}", file=sys.stderr, flush=True))
-    print(f"## {result.title}\n\n{result.text}\n")
-    print("| " + " | ".join(result.header) + " |")
-    for row in result.rows:
-        print("| " + " | ".join(row) + " |")
+
+    def progress(text: str) -> None:
+        print(f"... {text}", file=sys.stderr, flush=True)
+
+    mg_seconds = micrograd_training_seconds(progress) if args.micrograd_training else None
+    result = section(args.quick, progress, mg_seconds)
+    text = section_markdown(result, " ".join(["python -m benchmarks.compiled", *(argv or sys.argv[1:])]))
+    print(text)
+    if args.write is not None:
+        args.write.write_text(replace_section(args.write.read_text(encoding="utf-8"), text), encoding="utf-8")
+        print(f"wrote the section into {args.write}")
     return 0
+
+
+def section_markdown(result: Section, command: str) -> str:
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    return "\n".join(
+        [
+            f"## {result.title}",
+            "",
+            f"This section alone was regenerated by `{command}` ({stamp}); the rest of the file by "
+            "`python -m benchmarks`, at the date above.",
+            "",
+            result.text,
+            "",
+            *md_table(result.header, result.rows),
+        ]
+    )
+
+
+def replace_section(document: str, text: str) -> str:
+    """``document`` with its section ``TITLE`` (up to the next ``## `` heading) replaced by ``text``."""
+    start = document.index(f"## {TITLE}")
+    end = document.find("\n## ", start + 1)
+    return document[:start] + text + ("\n" + document[end:] if end != -1 else "\n")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import pytest
 
 import autograd
 from autograd import Value, cli, compiler, grad
+from autograd.datasets import make_moons
 from autograd.nn import MLP
 from regressions import codegen_zoo as zoo
 
@@ -262,16 +263,39 @@ def test_interpret_runs_the_recorded_graph_with_the_engine_and_run_generated_the
 @pytest.mark.slow  # (a few seconds: kept out of the mutation runs)
 def test_train_compile_gives_the_same_losses_and_accuracy_step_for_step():
     plain, compiled = [], []
-    cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=io.StringIO(), history=plain)
+    model_i, _, _ = cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=io.StringIO(), history=plain)
     out = io.StringIO()
-    cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=out, compiled=True, history=compiled)
+    model_c, _, _ = cli.train(8, 1.0, [6, 6], 1, "tanh", 1, out=out, compiled=True, history=compiled)
     for step, (a, b) in enumerate(zip(plain, compiled, strict=True)):
         print(
             f"step {step}: interpreter loss {a[0]!r} accuracy {a[1]}, compiled loss {b[0]!r} accuracy {b[1]}"
         )
     assert len(plain) == 8
     assert compiled == plain
+    assert [p.data for p in model_c.parameters()] == [p.data for p in model_i.parameters()]
     assert "compiled in" in out.getvalue()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("nonlin", ["tanh", "relu"])
+@pytest.mark.parametrize("block", [1, 7, 200])
+def test_compiled_moons_loss_gives_backwards_gradient_bit_for_bit_whatever_the_block(nonlin, block):
+    # blocks of 1 and 7 points (200 = 28 * 7 + 4: a shorter last block) carry the gradient from
+    # block to block; 200 is the whole batch in one function.  relu: inactive units send no share.
+    points, labels = make_moons(200, noise=0.1, seed=2)
+    model = MLP(2, [5, 4, 1], nonlin=nonlin, seed=2)
+    step = cli.compiled_moons_loss(model, points, labels, block=block)
+    for _ in range(3):
+        loss, accuracy, grads = step()
+        loss_v, accuracy_i = cli.moons_loss(model, points, labels)
+        model.zero_grad()
+        loss_v.backward()
+        expected = [p.grad for p in model.parameters()]
+        assert (loss, accuracy) == (loss_v.data, accuracy_i)
+        assert grads == expected
+        assert [type(g) for g in grads] == [type(g) for g in expected]
+        for p in model.parameters():
+            p.data -= 2.0 * p.grad
 
 
 @pytest.mark.slow
@@ -289,6 +313,221 @@ def test_compiler_has_code_for_every_engine_op():
     from autograd import engine
 
     assert set(compiler._CODE) == set(engine._RULES) == set(compiler._REPLAY)
+
+
+# ---------------------------------------------------------------------- messages, reports, edges
+_MESSAGES = {
+    "branch_on_data": "reading .data of a traced Value at {at}: its number changes from call to call, so "
+    "Python code cannot branch on it or use it; use the Value itself (relu and the other ops need no "
+    "branch), or compute it outside the compiled function",
+    "branch_on_bool": "bool() of a traced Value at {at}: Python control flow cannot depend on a value that "
+    "changes from call to call (use relu and the other ops, which need no branch)",
+    "compare": "a comparison (<) of a traced Value at {at}: Python control flow cannot depend on a value "
+    "that changes from call to call (use relu and the other ops, which need no branch)",
+    "to_float": "float() of a traced Value at {at}: Python control flow cannot depend on a value that "
+    "changes from call to call (use relu and the other ops, which need no branch)",
+    "first_order_grad": "backward() or grad() without create_graph=True at {at} computes plain numbers from "
+    "the traced values, which the compiled code would keep as constants; pass create_graph=True",
+    "relu_second_order": "a derivative through relu taken with create_graph=True at {at}: its graph depends "
+    "on which side of the kink relu's input lies, so one trace cannot serve every input",
+    "set_data": "assigning .data of a traced Value at {at}; the trace cannot record it",
+}
+
+
+def _at(function_name, marker):
+    """How a message names a line of this file: path:line in function: the line's text."""
+    n = _line_of(marker)
+    return f"{THIS_FILE}:{n} in {function_name}: {open(THIS_FILE).read().splitlines()[n - 1].strip()}"
+
+
+@pytest.mark.parametrize("body", sorted(_MESSAGES))
+def test_a_refusal_says_what_was_refused_and_shows_the_line_itself(body):
+    with pytest.raises(autograd.TraceError) as info:
+        autograd.compile(UNTRACEABLE[body], [0.5, 2.0])
+    assert str(info.value) == _MESSAGES[body].format(at=_at(body, f"# <- {body}"))
+
+
+def test_each_constant_is_reported_with_its_value_kind_and_the_line_that_made_or_used_it():
+    w = Value(0.25)
+    made_before = Value(1.0) * 3
+
+    def f(x):
+        y = x * w  # <- first use of w
+        return y + made_before * 2.5  # <- number and made_before
+
+    compiled = autograd.compile(f, [1.0])
+    used_w, used_other = _at("f", "# <- first use of w"), _at("f", "# <- number and made_before")
+    assert [str(c) for c in compiled.constants] == [
+        f"0.25 (Value, first used at {used_w})",
+        f"3.0 (Value, first used at {used_other})",
+        f"2.5 (number, {used_other})",
+    ]
+    assert repr(compiled) == (
+        f"<compiled {f.__qualname__}: 1 inputs, 3 ops, 3 constants, {compiled.source.count(chr(10))} lines>"
+    )
+    assert compiled.n_ops == 3 and compiled.n_inputs == 1
+
+
+def test_an_output_that_is_a_constant_is_reported_as_used_by_an_output():
+    w = Value(4.0)
+    made_before = Value(1.5) * 3  # an op node: its own operands are none of the compiled code's business
+    compiled = autograd.compile(lambda x: (x * 2, w, made_before), [1.0])
+    assert compiled([3.0]) == ((6.0, 4.0, 4.5), [2.0])
+    assert [str(c) for c in compiled.constants] == [
+        f"2 (number, {_at('<lambda>', '(x * 2, w, made_before)')})",
+        "4.0 (Value, first used at an output)",
+        "4.5 (Value, first used at an output)",
+    ]
+
+
+def test_a_constant_used_many_times_is_one_constant():
+    w = Value(0.5)
+
+    def f(x, y):
+        return x * w + y * w + (x + w) * w  # <- w four times
+
+    compiled = autograd.compile(f, [1.0, 2.0])
+    assert [str(c) for c in compiled.constants] == [f"0.5 (Value, first used at {_at('f', '# <- w four')})"]
+    assert compiled([1.0, 2.0]) == (2.25, [1.0, 0.5])
+
+
+def test_a_negative_constant_raised_to_a_power_keeps_its_sign():
+    w = Value(-2.0)  # written into the code as a literal: -2.0 ** 2 would be -(2.0 ** 2)
+    compiled = autograd.compile(lambda x: x * w**2 + w**3, [1.0])
+    assert compiled.run_generated([1.0]) == (-4.0, [4.0])
+    assert compiled.run_generated([1.0], gradient=False) == -4.0
+
+
+def test_an_interior_gradient_past_the_floats_that_reaches_no_input_is_not_an_error():
+    # relu of a negative number passes no gradient back, so the infinite gradient above it stays
+    # there; the engine does not refuse it, and neither does the generated code
+    def f(x):
+        return (-x).relu() * 1e300 * 1e300 + x
+
+    x = Value(1.0)
+    y = f(x)
+    y.backward()
+    compiled = autograd.compile(f, [1.0])
+    assert compiled.run_generated([1.0]) == (y.data, [x.grad]) == (1.0, [1])
+
+
+def test_a_callable_without_a_qualname_is_named_by_its_repr():
+    import functools
+
+    f = functools.partial(lambda x, c: x * c, c=2.0)
+    compiled = autograd.compile(f, [1.0])
+    assert repr(compiled).startswith(f"<compiled {f!r}: 1 inputs, 1 ops, 1 constants, ")
+    assert compiled([3.0]) == (6.0, [2.0])
+
+
+def test_a_value_computed_from_an_input_by_any_operand_is_traced():
+    for f in (lambda x: x if 2 * x > 0 else -x, lambda x: x if (Value(2.0) * x).data > 0 else -x):
+        with pytest.raises(autograd.TraceError):
+            autograd.compile(f, [1.0])
+
+
+def test_compile_leaves_the_gradient_of_a_closed_over_value_as_it_was():
+    w = Value(3.0)
+    w.grad = 7.5
+    inner = w * 2  # made before the trace: an op node, baked in
+    inner.grad = -1.25
+    compiled = autograd.compile(lambda x: x * w + x * inner, [2.0])
+    assert compiled([2.0]) == (18.0, [9.0])
+    assert (w.grad, inner.grad) == (7.5, -1.25)
+
+
+def test_results_nest_50_lists_deep_and_no_deeper():
+    def nested(depth):
+        def f(x):
+            out = x * 2
+            for _ in range(depth):
+                out = [out]
+            return out
+
+        return f
+
+    value, grads = autograd.compile(nested(50), [1.0])([3.0])
+    for _ in range(50):
+        (value,) = value
+    assert (value, grads) == (6.0, [2.0])
+    with pytest.raises(TypeError) as info:
+        autograd.compile(nested(51), [1.0])
+    assert str(info.value) == (  # the list found at depth 50, holding the output
+        "compile: f must return a Value or lists/tuples of Values, "
+        "got [Value(data=2.0, grad=0, op='mul')] (list)"
+    )
+
+
+def test_compiles_own_argument_errors_say_what_was_given():
+    with pytest.raises(TypeError) as info:
+        autograd.compile(3, [1.0])
+    assert str(info.value) == "compile: f must be callable, got 3"
+    with pytest.raises(TypeError) as info:
+        autograd.compile(lambda x: [], [1.0])
+    assert str(info.value) == "compile: f returned no Value: []"
+    with pytest.raises(TypeError) as info:
+        autograd.compile(lambda x: 2.0, [1.0])
+    assert str(info.value) == "compile: f must return a Value or lists/tuples of Values, got 2.0 (float)"
+
+
+def test_division_by_and_of_constants_of_every_kind():
+    def f(x):
+        return x / 2.5 + 2.5 / x + x / 3 + 3 / x + x / Fraction(1, 3)
+
+    compiled = autograd.compile(f, [1.0])
+    for point in ([2.0], [3], [Fraction(2, 7)], [-0.75]):
+        expected = compiled.interpret(point)
+        assert zoo.same(compiled.run_generated(point), expected)
+        assert zoo.same(compiled.run_generated(point, gradient=False), expected[0])
+
+
+def test_value_handed_over_to_the_interpreter_gives_the_value_alone():
+    compiled = autograd.compile(lambda x: x.tanh() * 2, [1.0])
+    with pytest.raises(OverflowError):  # math.tanh of an int past the floats: the generated code gives up
+        compiled.run_generated([10**400], gradient=False)
+    assert compiled.value([10**400]) == 2.0 and type(compiled.value([10**400])) is float
+    assert compiled([10**400]) == (2.0, [0.0])
+
+
+def test_an_overflow_anywhere_in_a_long_function_is_the_engines_error():
+    # 257 numbers to check (256 values and the input's gradient): the check's second chunk holds
+    # the overflowing output, at index 255
+    def f(x):
+        y = x
+        for _ in range(255):
+            y = y + x
+        return y * x
+
+    compiled = autograd.compile(f, [1.0])
+    assert compiled([1.0]) == (256.0, [512.0])  # 256 x * x
+    with pytest.raises(ArithmeticError):
+        compiled.run_generated([1e200])
+    with pytest.raises(OverflowError, match="mul: result of mul"):
+        compiled([1e200])
+
+
+def test_a_refusal_in_code_without_source_names_the_line_without_its_text():
+    namespace = {}
+    exec("def f(x):\n    return x if x > 0 else -x\n", namespace)
+    with pytest.raises(autograd.TraceError) as info:
+        autograd.compile(namespace["f"], [1.0])
+    assert str(info.value) == (
+        "a comparison (>) of a traced Value at <string>:2 in f: Python control flow cannot depend "
+        "on a value that changes from call to call (use relu and the other ops, which need no branch)"
+    )
+
+
+def test_compiled_moons_loss_raises_the_interpreters_error_where_the_interpreter_raises():
+    points, labels = make_moons(16, noise=0.1, seed=4)
+    model = MLP(2, [3, 1], nonlin="tanh", seed=4)
+    step = cli.compiled_moons_loss(model, points, labels)
+    model.parameters()[0].data = 1e200  # the L2 term's w * w overflows (the compiled sums would give inf)
+    with pytest.raises(OverflowError) as interpreted:
+        cli.moons_loss(model, points, labels)
+    with pytest.raises(OverflowError) as compiled:
+        step()
+    assert str(compiled.value) == str(interpreted.value)
+    assert "mul" in str(compiled.value)
 
 
 if __name__ == "__main__":  # pragma: no cover
