@@ -3,7 +3,7 @@
     python .ci/mutation_gate.py                   # the engine: rm -rf mutants, mutmut run, judge
     python .ci/mutation_gate.py --target oracles  # the oracles, against the checker's self-tests
     python .ci/mutation_gate.py --target all      # every CI target in turn, then --check-stale
-    python .ci/mutation_gate.py --target harness  # the verdict logic: findings, strategies, graph
+    python .ci/mutation_gate.py --target harness  # the verdict logic: findings, verdicts, reproducers
     python .ci/mutation_gate.py --target offline  # the targets too slow for CI (tox -e mutation-offline)
     python .ci/mutation_gate.py --check-stale     # only: are the offline targets' lists of the code as it is?
     python .ci/mutation_gate.py --reuse           # judge again without re-running from scratch
@@ -13,7 +13,7 @@ Targets:
 * ``engine``: [tool.mutmut] of pyproject.toml as it is (the engine and the network
   against all three test directories); survivors listed in regressions/MUTANTS.md.
 * every other target ``T`` (``oracles``, ``compiler`` (``autograd.compile``), the verdict
-  logic ``findings``, ``strategies``, ``graph``, and the offline ones): [tool.mutation_gate.T]
+  logic ``verdicts`` (findings, verdicts, reproducers), and the offline ones): [tool.mutation_gate.T]
   in pyproject.toml, its modules against the self-tests that exercise them.  mutmut reads one
   [tool.mutmut] from the working directory, so such a target runs in a copy of the project
   (``mutants-T/``) whose [tool.mutmut] is the engine's with those keys replaced; survivors

@@ -9,9 +9,9 @@ a row here fails ``test_every_check_and_probe_has_a_planted_fixture``.
 
 import pytest
 
-from autograd.testing import Graph, Node, resolve_engine, verdicts
+from autograd.testing import Graph, Node, resolve_engine
 from autograd.testing.audit import CHECKS, EXTRA_CHECKS, PROBES, _forward_finding, run_check
-from autograd.testing.findings import DEFECT_KINDS, Finding, outcome
+from autograd.testing.findings import DEFECT_KINDS
 
 # check -> (fixture in tests/engines, kind, op or None, text in the summary, examples, ops searched)
 PLANTED = {
@@ -110,59 +110,6 @@ def test_our_own_error_propagates_instead_of_reading_as_no_finding(monkeypatch):
     monkeypatch.setattr(audit_module, "_where", broken)
     with pytest.raises(KeyError, match="planted in the harness"):
         run_check("exact", "tests.engines.audit_wrong_mul", examples=5, ops=["mul"])
-
-
-def test_a_check_that_judged_nothing_is_not_applicable_never_passed():
-    assert outcome("x", [], judged=0, unit="graphs").status == "not_applicable"
-    assert outcome("x", [], judged=1, unit="graphs").status == "passed"
-    wrong = Finding("wrong_gradient", "x", "d/dx0 off", "mul")
-    assert outcome("x", [wrong], judged=0, unit="graphs").status == "failed"
-    assert (
-        outcome("x", [Finding("inconclusive", "x", "?")], judged=0, unit="graphs").status == "not_applicable"
-    )
-
-
-# ---------------------------------------------------------------------- verdicts.py, the pure rules
-def test_a_disagreement_is_a_defect_only_when_a_second_method_agrees():
-    assert verdicts.confirm(False, True) is None  # the primary method agrees: nothing
-    assert verdicts.confirm(False, None) is None
-    assert verdicts.confirm(True, True) == "defect"
-    assert verdicts.confirm(True, False) == "inconclusive"
-    assert verdicts.confirm(True, None) == "inconclusive"  # the second cannot judge
-
-
-def test_findings_are_deduplicated_by_kind_and_op_keeping_the_smallest():
-    big = Finding("wrong_gradient", "exact", "big", "mul")
-    small = Finding("wrong_gradient", "symbolic", "small", "mul")
-    other_op = Finding("wrong_gradient", "exact", "div", "div")
-    assert verdicts.deduplicate([(9, big), (3, small), (5, other_op)]) == [small, other_op]
-    assert verdicts.deduplicate([(3, big), (3, small)]) == [big]  # the first of equal sizes
-    facts = [Finding("convention", "c", "one"), Finding("convention", "c", "two")]
-    assert verdicts.deduplicate([(0, f) for f in facts]) == facts  # facts differ by their text
-    unsure = [
-        Finding("inconclusive", "symbolic", "a", "mul"),
-        Finding("inconclusive", "symbolic", "b", "mul"),
-    ]
-    assert verdicts.deduplicate([(0, f) for f in unsure]) == unsure[:1]  # once per check and op
-    elsewhere = Finding("inconclusive", "exact", "c", "mul")
-    assert verdicts.deduplicate([(0, unsure[0]), (0, elsewhere)]) == [unsure[0], elsewhere]
-
-
-def test_merging_names_the_other_points_in_the_first_summary():
-    points = [Finding("wrong_value", "edge_points", f"at {x}", "tanh") for x in range(5)]
-    (merged,) = verdicts.merge(points)
-    assert merged.summary == "at 0 (also: at 1; at 2; 2 more points)"
-    assert verdicts.merge(points[:1]) == points[:1]
-    assert len(verdicts.merge([*points, Finding("crash", "edge_points", "x", "tanh")])) == 2
-
-
-def test_an_example_is_inconclusive_only_without_a_defect():
-    unsure = Finding("inconclusive", "symbolic", "?", "mul")
-    wrong = Finding("wrong_gradient", "symbolic", "off", "mul")
-    assert verdicts.tally([]) == "judged"
-    assert verdicts.tally([unsure]) == "inconclusive"
-    assert verdicts.tally([unsure, wrong]) == "judged"
-    assert verdicts.tally([Finding("convention", "c", "x")]) == "judged"
 
 
 def test_a_fault_of_the_op_table_propagates_instead_of_reading_as_unsupported():

@@ -4,9 +4,11 @@ tolerate an engine with just two different gradients."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
-from autograd.testing import probes, resolve_engine
+from autograd.testing import probes, reproducers, resolve_engine, verdicts
 from autograd.testing.findings import DEFECT_KINDS, INFORMATION_KINDS, Finding, outcome
 from tests.engines import sound, two_orders
 
@@ -64,3 +66,99 @@ def test_the_outcome_carries_the_check_its_findings_and_what_it_judged():
     assert (result.name, result.findings, result.judged, result.unit) == ("edge_points", found, 7, "points")
     # nothing inconclusive and no reason unless said
     assert (result.inconclusive, result.reason) == (0, "")
+
+
+# ---------------------------------------------------------------------- verdicts.py, the pure rules
+def test_an_inconclusive_finding_alone_judges_nothing():
+    assert outcome("x", [], judged=0, unit="graphs").status == "not_applicable"
+    assert outcome("x", [], judged=1, unit="graphs").status == "passed"
+    wrong = Finding("wrong_gradient", "x", "d/dx0 off", "mul")
+    assert outcome("x", [wrong], judged=0, unit="graphs").status == "failed"
+    assert (
+        outcome("x", [Finding("inconclusive", "x", "?")], judged=0, unit="graphs").status == "not_applicable"
+    )
+
+
+def test_a_disagreement_is_a_defect_only_when_a_second_method_agrees():
+    assert verdicts.confirm(False, True) is None  # the primary method agrees: nothing
+    assert verdicts.confirm(False, None) is None
+    assert verdicts.confirm(True, True) == "defect"
+    assert verdicts.confirm(True, False) == "inconclusive"
+    assert verdicts.confirm(True, None) == "inconclusive"  # the second cannot judge
+
+
+def test_findings_are_deduplicated_by_kind_and_op_keeping_the_smallest():
+    big = Finding("wrong_gradient", "exact", "big", "mul")
+    small = Finding("wrong_gradient", "symbolic", "small", "mul")
+    other_op = Finding("wrong_gradient", "exact", "div", "div")
+    assert verdicts.deduplicate([(9, big), (3, small), (5, other_op)]) == [small, other_op]
+    assert verdicts.deduplicate([(3, big), (3, small)]) == [big]  # the first of equal sizes
+    facts = [Finding("convention", "c", "one"), Finding("convention", "c", "two")]
+    assert verdicts.deduplicate([(0, f) for f in facts]) == facts  # facts differ by their text
+    unsure = [
+        Finding("inconclusive", "symbolic", "a", "mul"),
+        Finding("inconclusive", "symbolic", "b", "mul"),
+    ]
+    assert verdicts.deduplicate([(0, f) for f in unsure]) == unsure[:1]  # once per check and op
+    elsewhere = Finding("inconclusive", "exact", "c", "mul")
+    assert verdicts.deduplicate([(0, unsure[0]), (0, elsewhere)]) == [unsure[0], elsewhere]
+
+
+def test_merging_names_the_other_points_in_the_first_summary():
+    points = [Finding("wrong_value", "edge_points", f"at {x}", "tanh") for x in range(5)]
+    (merged,) = verdicts.merge(points)
+    assert merged.summary == "at 0 (also: at 1; at 2; 2 more points)"
+    assert verdicts.merge(points[:1]) == points[:1]
+    assert len(verdicts.merge([*points, Finding("crash", "edge_points", "x", "tanh")])) == 2
+
+
+def test_an_example_is_inconclusive_only_without_a_defect():
+    unsure = Finding("inconclusive", "symbolic", "?", "mul")
+    wrong = Finding("wrong_gradient", "symbolic", "off", "mul")
+    assert verdicts.tally([]) == "judged"
+    assert verdicts.tally([unsure]) == "inconclusive"
+    assert verdicts.tally([unsure, wrong]) == "judged"
+    assert verdicts.tally([Finding("convention", "c", "x")]) == "judged"
+
+
+# ---------------------------------------------------------------------- reproducers.py, the shared text
+def test_a_reproducer_names_the_engines_own_class_number_gradient_and_backward():
+    eng = resolve_engine("tests.engines.scalar_backwards")
+    lines = ["x = {V}(2.0)", "y = x * x", "y.{backward}()", "print(x.{data}, x.{grad})"]
+    text = reproducers.program(eng, *lines, preamble=["import math"])
+    assert text.splitlines() == [
+        "import math",
+        "from tests.engines.scalar_backwards import Scalar",
+        "x = Scalar(2.0)",
+        "y = x * x",
+        "y.backwards()",
+        "print(x.value, x.gradient)",
+    ]
+    assert reproducers.program(eng).splitlines() == ["from tests.engines.scalar_backwards import Scalar"]
+
+
+def test_a_number_in_a_reproducer_is_written_as_a_person_writes_it():
+    class Float64(float):  # as numpy's float64, whose repr is np.float64(0.5)
+        def __repr__(self) -> str:
+            return f"np.float64({float(self)})"
+
+    assert reproducers.show(Float64(0.5)) == "0.5"
+    assert reproducers.show(0.1) == "0.1"
+    assert reproducers.show(Fraction(1, 3)) == "Fraction(1, 3)"
+    assert reproducers.show(3) == "3"
+
+
+def test_a_crash_of_no_op_is_kept_once_per_check_and_a_crash_of_an_op_once():
+    second = Finding("crash", "backward_twice", "second backward() raises")
+    deep = Finding("crash", "depth", "a 10,000-step chain raises RecursionError")
+    again = Finding("crash", "depth", "a 20,000-step chain raises RecursionError")
+    assert verdicts.deduplicate([(0, second), (0, deep), (1, again)]) == [second, deep]
+    in_exact = Finding("crash", "exact", "mul raises", "mul")
+    in_symbolic = Finding("crash", "symbolic", "mul raises too", "mul")
+    assert verdicts.deduplicate([(0, in_exact), (1, in_symbolic)]) == [in_exact]
+
+
+def test_merging_counts_more_points_only_past_those_shown():
+    points = [Finding("wrong_value", "edge_points", f"at {x}", "tanh") for x in range(3)]
+    (merged,) = verdicts.merge(points)
+    assert merged.summary == "at 0 (also: at 1; at 2)"
