@@ -458,10 +458,16 @@ def stateful_machine(
     ``backward()`` ran on; interior gradients and create_graph steps are then not judged.
     The class counts its runs (``runs``) and the runs with a pass whose tolerance could not
     be derived (``unjudged``; its leaves' gradients are not judged until zeroed).
+
+    An engine whose gradient cannot be written (no ``set_grad``: a read-only property, a method,
+    an adapter without it; ``Engine.settable_grad``) gets no zero_grad and no create_graph rules;
+    ``not_judged`` says so.
     """
     eng = resolve_engine(engine)
     exact = eng.exact if exact is None else exact
-    higher = exact and convention == OUR_CONVENTION and eng.higher_order
+    # zeroing a gradient needs set_grad: without it, the rules that write one are left out
+    settable = eng.settable_grad
+    higher = exact and convention == OUR_CONVENTION and eng.higher_order and settable
     # only ops the engine has (with constants it takes): a missing op is a fact, not a failure
     binary_ops = [op for op in RATIONAL_BINARY if eng.supports(op)]
     unary_ops = [
@@ -474,6 +480,12 @@ def stateful_machine(
     class GradientMachine(RuleBasedStateMachine):
         runs = 0
         unjudged = 0
+        #: What this machine does not exercise, and why (for the report).
+        not_judged: tuple[str, ...] = (
+            ()
+            if settable
+            else ("zero_grad (writing a leaf's gradient: the engine, or its adapter, has no set_grad)",)
+        )
 
         def __init__(self) -> None:
             super().__init__()
@@ -651,18 +663,20 @@ def stateful_machine(
             for k, t in tols.items():
                 self.tol[k] = self.tol[k] + t if convention.leaves == "accumulate" else t
 
-        @rule(data=st.data())
-        def zero_grad(self, data: Any) -> None:
-            leaves = [i for i, a in enumerate(self.args) if a is None]
-            k = data.draw(st.sampled_from(leaves))
-            self.script.append(f"v{k}.{eng.grad_attr} = 0")
-            self._engine(eng.set_grad, self.values[k], 0)
-            self.model[k] = Fraction(0)
-            self.tol[k] = 0.0
-            self.is_value[k] = False
-            self.second.pop(k, None)
-            if not exact:
-                self.unknown.discard(k)
+        if settable:
+
+            @rule(data=st.data())
+            def zero_grad(self, data: Any) -> None:
+                leaves = [i for i, a in enumerate(self.args) if a is None]
+                k = data.draw(st.sampled_from(leaves))
+                self.script.append(f"v{k}.{eng.grad_attr} = 0")
+                self._engine(eng.set_grad, self.values[k], 0)
+                self.model[k] = Fraction(0)
+                self.tol[k] = 0.0
+                self.is_value[k] = False
+                self.second.pop(k, None)
+                if not exact:
+                    self.unknown.discard(k)
 
         @invariant()
         def gradients_match_model(self) -> None:
