@@ -32,11 +32,11 @@ from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.mlp import mlp_loss_graph
 from autograd.testing.ops import OPS
 from autograd.testing.oracles import (
-    EPS,
     assert_grads_exact,
     assert_grads_fd,
     assert_grads_symbolic,
     symbolic_tolerances,
+    working_precision,
 )
 
 __all__ = [
@@ -180,7 +180,7 @@ def _linearity_tolerance(example: tuple[Graph, Graph, Any, Any], j: int, gf: Any
     combined = linear_combination_graphs(example)[2]
     ca, cb = abs(float(a)), abs(float(b))
     spread = ca * _leaf_tolerances(f)[j] + cb * _leaf_tolerances(g)[j] + _leaf_tolerances(combined)[j]
-    return spread + 4 * EPS * (ca * abs(float(gf)) + cb * abs(float(gg)))
+    return spread + 4 * working_precision()[0] * (ca * abs(float(gf)) + cb * abs(float(gg)))
 
 
 def linear_combination_graphs(example: tuple[Graph, Graph, Any, Any]) -> list[Graph]:

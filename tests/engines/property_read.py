@@ -67,14 +67,23 @@ class Scalar:
 
     @property
     def derivative(self):
-        """d(output)/d(self) for every output built from self (a Value nothing was built from)."""
-        totals = {}  # id(output) -> (output, derivative)
-        stack = [(self, 1)]
+        """d(output)/d(self) for every output built from self (a Value nothing was built from):
+        the Values built from self in topological order (iteratively), then one forward sweep."""
+        order, seen, stack = [], set(), [(self, False)]
         while stack:
-            node, factor = stack.pop()
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+            elif id(node) not in seen:
+                seen.add(id(node))
+                stack.append((node, True))
+                stack.extend((child, False) for _, child in node.children)
+        tangent = {id(self): 1}
+        entries = []
+        for node in reversed(order):  # every Value before the Values built from it
+            t = tangent.get(id(node), 0)
             if not node.children:
-                old = totals.get(id(node), (node, 0))[1]
-                totals[id(node)] = (node, old + factor)
-            stack.extend((child, factor * p) for p, child in node.children)
-        entries = [d for _, d in totals.values()]
+                entries.append(t)
+            for p, child in node.children:
+                tangent[id(child)] = tangent.get(id(child), 0) + p * t
         return entries[0] if len(entries) == 1 else entries

@@ -9,7 +9,14 @@
   (:class:`Accessors`).
 """
 
-from autograd.testing.engines.adapter import Adapter, Engine, EngineNotFound, engine_call, scalar_class
+from autograd.testing.engines.adapter import (
+    WORKING_PRECISION,
+    Adapter,
+    Engine,
+    EngineNotFound,
+    engine_call,
+    scalar_class,
+)
 from autograd.testing.engines.apis import READ_CONVENTIONS, Accessors, GradientOnRead
 from autograd.testing.engines.discover import (
     BACKWARD_NAMES,
@@ -25,6 +32,7 @@ __all__ = [
     "GRAD_NAMES",
     "PROBE_NUMBER",
     "READ_CONVENTIONS",
+    "WORKING_PRECISION",
     "Accessors",
     "Adapter",
     "Engine",

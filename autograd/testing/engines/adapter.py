@@ -18,8 +18,10 @@ harness, and every reproducer it prints, runs it exactly like an attribute engin
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import operator
+import struct
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +31,15 @@ from typing import Any, Protocol, runtime_checkable
 
 from autograd.testing import boundary
 
-__all__ = ["Adapter", "Engine", "EngineNotFound", "engine_call", "scalar_class"]
+__all__ = ["WORKING_PRECISION", "Adapter", "Engine", "EngineNotFound", "engine_call", "scalar_class"]
+
+#: The precision the engine under check computes in ("float64" or "float32", see
+#: :attr:`Engine.precision`): set by ``resolve_engine`` for the engine it returns, so the
+#: oracles' tolerances (:func:`autograd.testing.oracles.symbolic_tolerances`) follow the engine
+#: being checked without every caller passing it.
+WORKING_PRECISION: contextvars.ContextVar[str] = contextvars.ContextVar(
+    "working_precision", default="float64"
+)
 
 
 class EngineNotFound(TypeError):
@@ -146,6 +156,20 @@ class Engine:
         ok = ok and engine_call(lambda: self.backward(x * x, create_graph=True))[0]
         ok, g = engine_call(self.grad, x) if ok else (False, None)
         return ok and isinstance(g, self.Value)  # an engine without the keyword: no higher order
+
+    @functools.cached_property
+    def precision(self) -> str:
+        """``"float32"`` when every number the engine shows is a float32 (its data of 0.1 is
+        0.10000000149011612, and so are its sums and products rounded), else ``"float64"``."""
+
+        def shown() -> list[Any]:
+            a, b = self.make(0.1), self.make(1 / 3)
+            return [self.data(v) for v in (a, b, a + b, a * b)]
+
+        ok, numbers = engine_call(shown)
+        if not ok or not all(isinstance(n, Number) and not isinstance(n, bool | complex) for n in numbers):
+            return "float64"  # the forward check says what is wrong with it
+        return "float32" if all(_is_float32(float(n)) for n in numbers) else "float64"
 
     @functools.cached_property
     def settable_grad(self) -> bool:
@@ -378,6 +402,14 @@ def scalar_class(adapter: Any) -> type:
     Value.__module__ = __name__
     _CLASSES[id(adapter)] = (adapter, Value)
     return Value
+
+
+def _is_float32(x: float) -> bool:
+    """Whether ``x`` is a float32 number (it survives a round trip through 4 bytes)."""
+    try:
+        return bool(struct.unpack("f", struct.pack("f", x))[0] == x)
+    except OverflowError:
+        return False
 
 
 def _call_method(name: str, inner: Any, *args: Any) -> Any:

@@ -26,7 +26,13 @@ from numbers import Number
 from typing import Any
 
 from autograd.testing import boundary
-from autograd.testing.engines.adapter import Engine, EngineNotFound, engine_call, scalar_class
+from autograd.testing.engines.adapter import (
+    WORKING_PRECISION,
+    Engine,
+    EngineNotFound,
+    engine_call,
+    scalar_class,
+)
 from autograd.testing.engines.apis import (
     FORMS,
     READ_CONVENTIONS,
@@ -62,6 +68,14 @@ def resolve_engine(
     ``adapter`` (an :class:`~autograd.testing.engines.Adapter`, or ``"MODULE:OBJECT"`` naming
     one) audits an engine of any other API.
     """
+    engine = _resolve(target, cls=cls, backward=backward, data=data, grad=grad, adapter=adapter)
+    WORKING_PRECISION.set(engine.precision)  # the oracles' tolerances follow the engine checked
+    return engine
+
+
+def _resolve(
+    target: Any, *, cls: str | None, backward: str | None, data: str | None, grad: str | None, adapter: Any
+) -> Engine:
     if isinstance(target, Engine):
         return target
     if adapter is not None:
