@@ -734,6 +734,7 @@ def capabilities(eng: Engine) -> dict[str, Any]:
         "exact": eng.exact,
         "fused": [op for op in ("vsum", "dot") if op in ops],
         "higher_order": eng.higher_order,
+        "precision": eng.precision,
         "gradient_api": eng.gradient_api,
         "gradient_convention": eng.gradient_convention,
         "adapter": eng.adapter or None,

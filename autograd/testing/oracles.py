@@ -584,6 +584,8 @@ def assert_grads_fd(
     # the float function is off by up to f_err (cancellation can make that huge), the engine's
     # gradient by up to grad_tols[j]: both widen the tolerance (symbolic_tolerances, see module doc)
     grad_tols, f_err = symbolic_tolerances(graph)
+    if WORKING_PRECISION.get() != "float64":  # f is evaluated in doubles, whatever the engine's precision
+        f_err = symbolic_tolerances(graph, precision="float64")[1]
     report = GradcheckReport(f"finite differences (central, Richardson, rtol={rtol:g}, atol={atol:g})")
     for j, name in enumerate(graph.names()[: len(point)]):
         report.rows.append(_fd_row(f, point, j, got[j], name, rtol, atol + grad_tols[j], step_ok, f_err))
