@@ -129,12 +129,13 @@ def _import(module_name: str) -> types.ModuleType:
     the boundary, so an error of ours (even one met while the target imports our package) is
     re-raised."""
     try:
-        return boundary.engine_call("import", importlib.import_module, module_name)
+        module: types.ModuleType = boundary.engine_call("import", importlib.import_module, module_name)
     except boundary.EngineRaised as raised:
         if _ours(raised.exc):
             raise raised.exc from None
         exc = raised.exc
         raise EngineNotFound(f"cannot import {module_name!r}: {type(exc).__name__}: {exc}") from exc
+    return module
 
 
 def _ours(exc: BaseException) -> bool:
