@@ -75,9 +75,10 @@ class Adapter(Protocol):
     from an operator's or method's name, ``"__add__"`` or ``"tanh"``, to a function of Values
     for engines whose Values lack it), ``read(v, output)`` (d(output)/dv for any Value, when
     gradients are computed on read: interior nodes' gradients then come from their latest
-    output), ``name`` and ``convention`` (for the report) and ``is_value(obj)``
-    (default: anything that is not a plain number).  Arithmetic that ``ops`` does not give
-    uses the Values' own Python operators and methods.
+    output), ``name`` and ``convention`` (for the report), ``is_value(obj)``
+    (default: anything that is not a plain number) and ``cls`` (the engine's Value class: its
+    public methods become methods of the scalar class, so the search for extra ops sees them).
+    Arithmetic that ``ops`` does not give uses the Values' own Python operators and methods.
     """
 
     def make(self, x: Any) -> Any: ...
@@ -398,6 +399,12 @@ def scalar_class(adapter: Any) -> type:
             f"__{name}__",
             functools.partialmethod(lambda self, fn: _apply(fn, (self,), self.inner), fn),
         )
+    # the methods of the adapted class (``adapter.cls``, when it names one), as methods of this
+    # class too: what ``dir(Value)`` lists is what the search for extra ops sees
+    inner_cls = getattr(adapter, "cls", None)
+    for name in dir(inner_cls) if isinstance(inner_cls, type) else ():
+        if not name.startswith("_") and not hasattr(Value, name) and callable(getattr(inner_cls, name, None)):
+            setattr(Value, name, _forwarded(name))
     Value.__qualname__ = Value.__name__ = "Value"
     Value.__module__ = __name__
     _CLASSES[id(adapter)] = (adapter, Value)
@@ -410,6 +417,16 @@ def _is_float32(x: float) -> bool:
         return bool(struct.unpack("f", struct.pack("f", x))[0] == x)
     except OverflowError:
         return False
+
+
+def _forwarded(name: str) -> Callable[..., Any]:
+    """A method of an adapted Value that calls the engine Value's method ``name`` (see ``__getattr__``)."""
+
+    def method(self: Any, *args: Any) -> Any:
+        return self.__getattr__(name)(*args)
+
+    method.__name__ = name
+    return method
 
 
 def _call_method(name: str, inner: Any, *args: Any) -> Any:

@@ -163,6 +163,10 @@ class Accessors:
     def make(self, x: Any) -> Any:
         return self.cls(x)
 
+    def is_value(self, obj: Any) -> bool:
+        """A Value of the engine (a method returning anything else returns no Value)."""
+        return isinstance(obj, self.cls)
+
     def data(self, v: Any) -> Any:
         return read_member(v, self.data_attr)
 
@@ -207,6 +211,10 @@ class GradientOnRead:
 
     def make(self, x: Any) -> Any:
         return self.cls(x)
+
+    def is_value(self, obj: Any) -> bool:
+        """A Value of the engine (a method returning anything else returns no Value)."""
+        return isinstance(obj, self.cls)
 
     def data(self, v: Any) -> Any:
         return read_member(v, self.data_attr)
