@@ -8,6 +8,8 @@ reported as ``wrong_gradient``: a form that is discovered but never judged would
 Expected gradients are worked out by hand.
 """
 
+import math
+
 import pytest
 
 from autograd.testing import EngineNotFound, audit, resolve_engine
@@ -127,3 +129,12 @@ def test_a_target_that_cannot_be_imported_is_the_users_fact_but_a_harness_error_
         resolve_engine("tests.engines.no_such_module")
     with pytest.raises(AttributeError, match="no_such_member"):
         resolve_engine("tests.engines.harness_bug_at_import")
+
+
+def test_an_adapted_class_shows_the_engine_classs_methods_to_the_extra_op_search():
+    eng = resolve_engine("tests.engines.property_read")
+    assert "tanh" in dir(eng.Value) and "derivative" not in dir(eng.Value)  # a property: no op
+    x = eng.make(0.5)
+    y = x.tanh()
+    eng.backward(y)
+    assert eng.grad(x) == pytest.approx(1 - math.tanh(0.5) ** 2, rel=1e-15)  # d tanh x/dx = 1 - tanh^2
