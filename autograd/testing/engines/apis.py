@@ -164,8 +164,15 @@ class Accessors:
         return self.cls(x)
 
     def is_value(self, obj: Any) -> bool:
-        """A Value of the engine (a method returning anything else returns no Value)."""
-        return isinstance(obj, self.cls)
+        """A Value of the engine: of its class, or of another class showing the same number member
+        (an op may build a subclass of a common base, as gradpy's ``Addition``); an array a method
+        returns is none."""
+        if isinstance(obj, self.cls):
+            return True
+        # the member on the class (a property, a method), or in the instance (not read: a property
+        # may be costly, as gradpy's re-evaluates the whole expression)
+        shown = hasattr(type(obj), self.data_attr) or self.data_attr in getattr(obj, "__dict__", {})
+        return shown and not isinstance(obj, Number | str)
 
     def data(self, v: Any) -> Any:
         return read_member(v, self.data_attr)
@@ -213,8 +220,15 @@ class GradientOnRead:
         return self.cls(x)
 
     def is_value(self, obj: Any) -> bool:
-        """A Value of the engine (a method returning anything else returns no Value)."""
-        return isinstance(obj, self.cls)
+        """A Value of the engine: of its class, or of another class showing the same number member
+        (an op may build a subclass of a common base, as gradpy's ``Addition``); an array a method
+        returns is none."""
+        if isinstance(obj, self.cls):
+            return True
+        # the member on the class (a property, a method), or in the instance (not read: a property
+        # may be costly, as gradpy's re-evaluates the whole expression)
+        shown = hasattr(type(obj), self.data_attr) or self.data_attr in getattr(obj, "__dict__", {})
+        return shown and not isinstance(obj, Number | str)
 
     def data(self, v: Any) -> Any:
         return read_member(v, self.data_attr)
