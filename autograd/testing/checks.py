@@ -480,12 +480,6 @@ def stateful_machine(
     class GradientMachine(RuleBasedStateMachine):
         runs = 0
         unjudged = 0
-        #: What this machine does not exercise, and why (for the report).
-        not_judged: tuple[str, ...] = (
-            ()
-            if settable
-            else ("zero_grad (writing a leaf's gradient: the engine, or its adapter, has no set_grad)",)
-        )
 
         def __init__(self) -> None:
             super().__init__()
@@ -663,20 +657,18 @@ def stateful_machine(
             for k, t in tols.items():
                 self.tol[k] = self.tol[k] + t if convention.leaves == "accumulate" else t
 
-        if settable:
-
-            @rule(data=st.data())
-            def zero_grad(self, data: Any) -> None:
-                leaves = [i for i, a in enumerate(self.args) if a is None]
-                k = data.draw(st.sampled_from(leaves))
-                self.script.append(f"v{k}.{eng.grad_attr} = 0")
-                self._engine(eng.set_grad, self.values[k], 0)
-                self.model[k] = Fraction(0)
-                self.tol[k] = 0.0
-                self.is_value[k] = False
-                self.second.pop(k, None)
-                if not exact:
-                    self.unknown.discard(k)
+        @rule(data=st.data())
+        def zero_grad(self, data: Any) -> None:
+            leaves = [i for i, a in enumerate(self.args) if a is None]
+            k = data.draw(st.sampled_from(leaves))
+            self.script.append(f"v{k}.{eng.grad_attr} = 0")
+            self._engine(eng.set_grad, self.values[k], 0)
+            self.model[k] = Fraction(0)
+            self.tol[k] = 0.0
+            self.is_value[k] = False
+            self.second.pop(k, None)
+            if not exact:
+                self.unknown.discard(k)
 
         @invariant()
         def gradients_match_model(self) -> None:
@@ -732,6 +724,14 @@ def stateful_machine(
                 ]
             )
 
+    # What this machine does not exercise, and why (for the report).  (The rule is removed after
+    # the class is made, not left out of its body: the derandomized draws follow the body's source.)
+    GradientMachine.not_judged = ()
+    if not settable:
+        del GradientMachine.zero_grad
+        GradientMachine.not_judged = (
+            "zero_grad (writing a leaf's gradient: the engine, or its adapter, has no set_grad)",
+        )
     return GradientMachine
 
 
