@@ -100,9 +100,8 @@ ENGINES = (
     ),
     Audited(
         "simplegrad==0.1.0",
-        None,
+        "simplegrad",
         "compiled (C++/pybind11): data() and grad() are methods; float32 values",
-        args=("--adapter", "audit_adapters:Simplegrad"),
     ),
     Audited(
         "centigrad==0.1.3",
@@ -111,15 +110,13 @@ ENGINES = (
     ),
     Audited(
         "gradpy==1.0.0",
-        None,
+        "gradpy.autodiff",
         "gradient on read: out.der(x) (a method of the output); expression tree re-evaluated on each read",
-        args=("--adapter", "audit_adapters:Gradpy"),
     ),
     Audited(
         "GrADim==0.0.5",
-        None,
+        "GrADim",
         "gradient on read: the property x.derivative, one entry per output",
-        args=("--adapter", "audit_adapters:Gradim"),
     ),
     Audited("mikegrad==0.2.0", "mikegrad", "all five functions, leaky_relu, Value ** Value"),
     Audited("kaitorch==0.1.0", "kaitorch.core", "class Scalar; 1e-8 added inside pow, division and log"),

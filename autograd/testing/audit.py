@@ -616,6 +616,7 @@ def _check_stateful(eng: Engine, examples: int, seed: int) -> tuple[CheckOutcome
         findings.append(_stateful_finding(_first_failure(raised)))
     how = "exact" if eng.exact else "floats: leaf gradients within derived tolerances"
     reason = f"{how}; backward() convention: " + "; ".join(convention.describe())
+    reason += "".join(f"; not judged: {what}" for what in machine.not_judged)  # type: ignore[attr-defined]
     ran: int = machine.runs  # type: ignore[attr-defined]
     unjudged: int = machine.unjudged  # type: ignore[attr-defined]
     return outcome(
@@ -733,6 +734,7 @@ def capabilities(eng: Engine) -> dict[str, Any]:
         "exact": eng.exact,
         "fused": [op for op in ("vsum", "dot") if op in ops],
         "higher_order": eng.higher_order,
+        "precision": eng.precision,
         "gradient_api": eng.gradient_api,
         "gradient_convention": eng.gradient_convention,
         "adapter": eng.adapter or None,

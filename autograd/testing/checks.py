@@ -32,11 +32,11 @@ from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.mlp import mlp_loss_graph
 from autograd.testing.ops import OPS
 from autograd.testing.oracles import (
-    EPS,
     assert_grads_exact,
     assert_grads_fd,
     assert_grads_symbolic,
     symbolic_tolerances,
+    working_precision,
 )
 
 __all__ = [
@@ -180,7 +180,7 @@ def _linearity_tolerance(example: tuple[Graph, Graph, Any, Any], j: int, gf: Any
     combined = linear_combination_graphs(example)[2]
     ca, cb = abs(float(a)), abs(float(b))
     spread = ca * _leaf_tolerances(f)[j] + cb * _leaf_tolerances(g)[j] + _leaf_tolerances(combined)[j]
-    return spread + 4 * EPS * (ca * abs(float(gf)) + cb * abs(float(gg)))
+    return spread + 4 * working_precision()[0] * (ca * abs(float(gf)) + cb * abs(float(gg)))
 
 
 def linear_combination_graphs(example: tuple[Graph, Graph, Any, Any]) -> list[Graph]:
@@ -458,10 +458,16 @@ def stateful_machine(
     ``backward()`` ran on; interior gradients and create_graph steps are then not judged.
     The class counts its runs (``runs``) and the runs with a pass whose tolerance could not
     be derived (``unjudged``; its leaves' gradients are not judged until zeroed).
+
+    An engine whose gradient cannot be written (no ``set_grad``: a read-only property, a method,
+    an adapter without it; ``Engine.settable_grad``) gets no zero_grad and no create_graph rules;
+    ``not_judged`` says so.
     """
     eng = resolve_engine(engine)
     exact = eng.exact if exact is None else exact
-    higher = exact and convention == OUR_CONVENTION and eng.higher_order
+    # zeroing a gradient needs set_grad: without it, the rules that write one are left out
+    settable = eng.settable_grad
+    higher = exact and convention == OUR_CONVENTION and eng.higher_order and settable
     # only ops the engine has (with constants it takes): a missing op is a fact, not a failure
     binary_ops = [op for op in RATIONAL_BINARY if eng.supports(op)]
     unary_ops = [
@@ -718,6 +724,14 @@ def stateful_machine(
                 ]
             )
 
+    # What this machine does not exercise, and why (for the report).  (The rule is removed after
+    # the class is made, not left out of its body: the derandomized draws follow the body's source.)
+    GradientMachine.not_judged = ()
+    if not settable:
+        del GradientMachine.zero_grad
+        GradientMachine.not_judged = (
+            "zero_grad (writing a leaf's gradient: the engine, or its adapter, has no set_grad)",
+        )
     return GradientMachine
 
 

@@ -104,6 +104,8 @@
 from __future__ import annotations
 
 import math
+import struct
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -112,12 +114,13 @@ from typing import Any
 import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
 
-from autograd.testing.engines import resolve_engine
+from autograd.testing.engines import WORKING_PRECISION, resolve_engine
 from autograd.testing.graph import MP_DPS, Graph, OracleInconclusive, Reference, _mpf
 from autograd.testing.ops import OPS
 
 __all__ = [
     "EPS",
+    "PRECISIONS",
     "GradcheckReport",
     "GradientMismatch",
     "LeafComparison",
@@ -132,6 +135,41 @@ __all__ = [
 
 EPS = 2.0**-52
 TINY = 2.0**-1074  # the smallest subnormal: what one op can lose to underflow, absolutely
+#: (eps, TINY) of each working precision an engine may compute in (``Engine.precision``).
+PRECISIONS = {"float64": (EPS, TINY), "float32": (2.0**-23, 2.0**-149)}
+
+
+#: (smallest normal, largest finite) of each working precision: outside, a number is a range limit.
+PRECISION_RANGES = {
+    "float64": (2.0**-1022, sys.float_info.max),
+    "float32": (2.0**-126, 3.4028234663852886e38),
+}
+
+
+def to_precision(x: float, precision: str) -> float:
+    """``x`` as an engine of ``precision`` holds it (rounded to nearest; beyond the range: infinite)."""
+    if precision == "float64" or not math.isfinite(x):
+        return x
+    try:
+        return float(struct.unpack("f", struct.pack("f", x))[0])
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def in_precision_range(precision: str, *xs: Any) -> bool:
+    """Whether every number is 0 or a normal number of ``precision`` (no overflow, no underflow)."""
+    low, high = PRECISION_RANGES[precision]
+    return all(x == 0 or low <= abs(float(x)) <= high for x in xs)
+
+
+def working_precision(precision: str | None = None) -> tuple[float, float]:
+    """(eps, TINY) of ``precision``, or of the engine being checked (``WORKING_PRECISION``, set by
+    ``resolve_engine``): a float32 engine is judged with float32's rounding, a float64 one with
+    float64's.  In float32 a leaf is rounded too (``Value(0.1)`` holds 0.10000000149011612), so
+    :func:`symbolic_tolerances` then also moves each leaf by its rounding."""
+    return PRECISIONS[precision or WORKING_PRECISION.get()]
+
+
 SYMBOLIC_SAFETY = 16
 FD_RTOL = 1e-7
 FD_ATOL = 1e-10
@@ -301,6 +339,16 @@ def _sweep_or_inconclusive(
         ) from exc
 
 
+def _leaf_sweep_or_inconclusive(graph: Graph, point: list[float]) -> tuple[list[Any], list[Any], list[Any]]:
+    """A sweep at a moved point (a rounded leaf); one that leaves the float range cannot size a tolerance."""
+    try:
+        return _reference_sweep(graph, point)
+    except (OverflowError, ValueError, ZeroDivisionError) as exc:
+        raise OracleInconclusive(
+            f"symbolic oracle: moving a leaf to size the tolerance fails ({exc})"
+        ) from exc
+
+
 def _tangents(graph: Graph, partials: list[Any]) -> list[list[float]]:
     """``|d v_slot / d x_j|`` summed over paths with |partials|: how an error in a slot reaches leaf j."""
     n_leaves = len(graph.leaves)
@@ -314,14 +362,18 @@ def _tangents(graph: Graph, partials: list[Any]) -> list[list[float]]:
     return tangent
 
 
-def symbolic_tolerances(graph: Graph, reference: Reference | None = None) -> tuple[list[float], float]:
+def symbolic_tolerances(
+    graph: Graph, reference: Reference | None = None, precision: str | None = None
+) -> tuple[list[float], float]:
     """The derived per-leaf gradient tolerances and the output's forward tolerance (see module doc).
 
     ``reference`` is ``graph.reference()``, computed here when not given.
     Only magnitudes matter here, so this runs in double precision; the effect of node k's
     rounding comes from sweeps with node k moved by its error bound ``E_k`` either way.
+    ``precision`` (default: the engine being checked, see :func:`working_precision`) sets eps and TINY.
     Raises :class:`OracleInconclusive` when a bound leaves the float range.
     """
+    eps, tiny = working_precision(precision)
     n_leaves = len(graph.leaves)
     point = [float(x) for x in graph.leaves]
     try:
@@ -348,14 +400,22 @@ def symbolic_tolerances(graph: Graph, reference: Reference | None = None) -> tup
     # zero partial (d(n*n)/dn at n = 0) cuts no subgraph off and higher orders (n**3) count.
     sens = [0.0] * n_leaves
     forward = 0.0
-    for i, node in enumerate(graph.nodes):
-        slot = n_leaves + i
+    # below double precision the engine rounds the leaves too: each moves by its rounding
+    rounded_leaves = [] if eps == EPS else [j for j in range(n_leaves) if j in reaching]
+    for slot in [*rounded_leaves, *range(n_leaves, len(values))]:
         if slot not in reaching:
             continue
-        err = OPS[node.op].fwd_err([values[a] for a in node.args], node.const, values[slot])
-        bump = SYMBOLIC_SAFETY * (err * EPS + TINY)
-        up, _, up_adjoint = _sweep_or_inconclusive(graph, point, (slot, bump), (values, partials))
-        down, _, down_adjoint = _sweep_or_inconclusive(graph, point, (slot, -bump), (values, partials))
+        if slot < n_leaves:
+            bump = SYMBOLIC_SAFETY * (abs(point[slot]) * eps + tiny)
+            moved = [[*point[:slot], point[slot] + h, *point[slot + 1 :]] for h in (bump, -bump)]
+            up, _, up_adjoint = _leaf_sweep_or_inconclusive(graph, moved[0])
+            down, _, down_adjoint = _leaf_sweep_or_inconclusive(graph, moved[1])
+        else:
+            node = graph.nodes[slot - n_leaves]
+            err = OPS[node.op].fwd_err([values[a] for a in node.args], node.const, values[slot])
+            bump = SYMBOLIC_SAFETY * (err * eps + tiny)
+            up, _, up_adjoint = _sweep_or_inconclusive(graph, point, (slot, bump), (values, partials))
+            down, _, down_adjoint = _sweep_or_inconclusive(graph, point, (slot, -bump), (values, partials))
         forward += max(abs(up[graph.out] - values[graph.out]), abs(down[graph.out] - values[graph.out]))
         for j in range(n_leaves):
             sens[j] += max(abs(up_adjoint[j] - adjoint[j]), abs(down_adjoint[j] - adjoint[j]))
@@ -373,12 +433,12 @@ def symbolic_tolerances(graph: Graph, reference: Reference | None = None) -> tup
     # graph), which includes products of several nodes' errors where each factor is 0 in floats.
     ref = graph.reference() if reference is None else reference
     measured = [SYMBOLIC_SAFETY * _distance(adjoint[j], ref.gradient[j]) for j in range(n_leaves)]
-    scale = SYMBOLIC_SAFETY * EPS
+    scale = SYMBOLIC_SAFETY * eps
     grad_tols = [
-        sens[j] + scale * weighted[j] + SYMBOLIC_SAFETY * TINY * (1 + backward_underflow[j]) + measured[j]
+        sens[j] + scale * weighted[j] + SYMBOLIC_SAFETY * tiny * (1 + backward_underflow[j]) + measured[j]
         for j in range(n_leaves)
     ]
-    forward_tol = forward + SYMBOLIC_SAFETY * TINY + SYMBOLIC_SAFETY * _distance(values[graph.out], ref.value)
+    forward_tol = forward + SYMBOLIC_SAFETY * tiny + SYMBOLIC_SAFETY * _distance(values[graph.out], ref.value)
     if not all(math.isfinite(t) for t in [*grad_tols, forward_tol]):
         raise OracleInconclusive(f"symbolic oracle: a derived tolerance leaves the float range: {grad_tols}")
     return grad_tols, forward_tol
@@ -406,13 +466,15 @@ def kink_check(graph: Graph, reference: Reference, relu_grad_at_zero: float | No
     """
     if not reference.kink_inputs:
         return
+    eps, tiny = working_precision()
     n_leaves = len(graph.leaves)
     values, partials, _ = _reference_sweep(graph, [float(x) for x in graph.leaves])
-    bound = [0.0] * len(values)
+    # leaves: exact in double precision; rounded on input below it
+    bound = [0.0 if eps == EPS else SYMBOLIC_SAFETY * (abs(v) * eps + tiny) for v in values]
     for i, node in enumerate(graph.nodes):
         slot = n_leaves + i
         err = OPS[node.op].fwd_err([values[a] for a in node.args], node.const, values[slot])
-        own = SYMBOLIC_SAFETY * (err * EPS + TINY)
+        own = SYMBOLIC_SAFETY * (err * eps + tiny)
         bound[slot] = own + sum(abs(p) * bound[a] for a, p in zip(node.args, partials[i], strict=True))
     names = graph.names()
     for slot, exact in reference.kink_inputs.items():
@@ -548,6 +610,8 @@ def assert_grads_fd(
     # the float function is off by up to f_err (cancellation can make that huge), the engine's
     # gradient by up to grad_tols[j]: both widen the tolerance (symbolic_tolerances, see module doc)
     grad_tols, f_err = symbolic_tolerances(graph)
+    if WORKING_PRECISION.get() != "float64":  # f is evaluated in doubles, whatever the engine's precision
+        f_err = symbolic_tolerances(graph, precision="float64")[1]
     report = GradcheckReport(f"finite differences (central, Richardson, rtol={rtol:g}, atol={atol:g})")
     for j, name in enumerate(graph.names()[: len(point)]):
         report.rows.append(_fd_row(f, point, j, got[j], name, rtol, atol + grad_tols[j], step_ok, f_err))

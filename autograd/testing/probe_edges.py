@@ -37,7 +37,7 @@ import math
 import struct
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -49,7 +49,16 @@ from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import OracleInconclusive
 from autograd.testing.ops import MP_MODULES, OPS, PARTNER, REALS, OpSpec
-from autograd.testing.oracles import EPS, FD_ATOL, FD_RTOL, SYMBOLIC_SAFETY, TINY, _compare, _fd_row
+from autograd.testing.oracles import (
+    FD_ATOL,
+    FD_RTOL,
+    SYMBOLIC_SAFETY,
+    _compare,
+    _fd_row,
+    in_precision_range,
+    to_precision,
+    working_precision,
+)
 from autograd.testing.reproducers import program, show
 from autograd.testing.verdicts import merge
 
@@ -325,7 +334,8 @@ def _edge_reproducer(eng: Engine, point: EdgePoint, want: str) -> str:
 
 def _forward_tol(spec: OpSpec, point: EdgePoint, value: Any) -> float:
     err = spec.fwd_err(list(point.args), point.const, float(value))
-    return float(SYMBOLIC_SAFETY * (EPS * err + TINY))
+    eps, tiny = working_precision()  # the engine's precision (float32 engines: float32's rounding)
+    return float(SYMBOLIC_SAFETY * (eps * err + tiny))
 
 
 def _gradient_tol(spec: OpSpec, point: EdgePoint, value: Any, grad: Any) -> float:
@@ -334,11 +344,24 @@ def _gradient_tol(spec: OpSpec, point: EdgePoint, value: Any, grad: Any) -> floa
     except ZeroDivisionError:  # 1 - t*t with t == 1: the absolute term below covers it
         partial_err = 0.0
     absolute = 1.0 if spec.name in BOUNDED_PARTIALS else 0.0
-    return float(SYMBOLIC_SAFETY * (EPS * ((2 + partial_err) * abs(float(grad)) + absolute) + TINY))
+    eps, tiny = working_precision()
+    return float(SYMBOLIC_SAFETY * (eps * ((2 + partial_err) * abs(float(grad)) + absolute) + tiny))
 
 
 def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
     spec = OPS[point.op]
+    if eng.precision != "float64":  # judged where the engine is: at its operands, rounded
+        given = point.args  # an operand beyond the range (1e-300 is 0 in float32) is a range limit too
+        point = replace(point, args=tuple(to_precision(x, eng.precision) for x in point.args))
+        ref = reference(point.op, point.args, point.const)
+        shown = () if ref is None else (ref[0], *(p for p in ref[1] if p is not None))
+        unbounded = ref is None or (point.check_gradient and None in ref[1])  # a pole after rounding
+        if unbounded or not in_precision_range(eng.precision, *given, *shown):
+            return [
+                Finding(
+                    "convention", check, f"range limit: {point.label()}: beyond {eng.precision}", spec.name
+                )
+            ]
     ref = reference(point.op, point.args, point.const)
     assert ref is not None, point  # edge_points keeps only points with a reference
     value, partials = ref

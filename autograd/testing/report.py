@@ -140,7 +140,9 @@ class AuditReport:
                 else ""
             ),
             f"numbers: int {caps['int']}, Fraction {caps['fraction']}; higher order: "
-            f"{'yes' if caps['higher_order'] else 'no'}",
+            f"{'yes' if caps['higher_order'] else 'no'}"
+            # a float32 engine is judged with float32's rounding: said where the numbers are
+            + (f"; precision: {caps['precision']}" if caps.get("precision", "float64") != "float64" else ""),
             *(
                 [f"gradient: {caps['gradient_api']}, of {caps['gradient_convention']}"]
                 if caps.get("gradient_api", "backward") != "backward"

@@ -5,11 +5,19 @@
 * :mod:`~autograd.testing.engines.discover`: :func:`resolve_engine` (a module's scalar class,
   found by behaviour);
 * :mod:`~autograd.testing.engines.apis`: gradient APIs other than a backward method
-  (:class:`GradientOnRead`).
+  (:class:`GradientOnRead`), and a backward whose number or gradient is behind a method
+  (:class:`Accessors`).
 """
 
-from autograd.testing.engines.adapter import Adapter, Engine, EngineNotFound, engine_call, scalar_class
-from autograd.testing.engines.apis import READ_CONVENTIONS, GradientOnRead
+from autograd.testing.engines.adapter import (
+    WORKING_PRECISION,
+    Adapter,
+    Engine,
+    EngineNotFound,
+    engine_call,
+    scalar_class,
+)
+from autograd.testing.engines.apis import READ_CONVENTIONS, Accessors, GradientOnRead
 from autograd.testing.engines.discover import (
     BACKWARD_NAMES,
     DATA_NAMES,
@@ -24,6 +32,8 @@ __all__ = [
     "GRAD_NAMES",
     "PROBE_NUMBER",
     "READ_CONVENTIONS",
+    "WORKING_PRECISION",
+    "Accessors",
     "Adapter",
     "Engine",
     "EngineNotFound",

@@ -18,8 +18,10 @@ harness, and every reproducer it prints, runs it exactly like an attribute engin
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import operator
+import struct
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +31,15 @@ from typing import Any, Protocol, runtime_checkable
 
 from autograd.testing import boundary
 
-__all__ = ["Adapter", "Engine", "EngineNotFound", "engine_call", "scalar_class"]
+__all__ = ["WORKING_PRECISION", "Adapter", "Engine", "EngineNotFound", "engine_call", "scalar_class"]
+
+#: The precision the engine under check computes in ("float64" or "float32", see
+#: :attr:`Engine.precision`): set by ``resolve_engine`` for the engine it returns, so the
+#: oracles' tolerances (:func:`autograd.testing.oracles.symbolic_tolerances`) follow the engine
+#: being checked without every caller passing it.
+WORKING_PRECISION: contextvars.ContextVar[str] = contextvars.ContextVar(
+    "working_precision", default="float64"
+)
 
 
 class EngineNotFound(TypeError):
@@ -65,9 +75,10 @@ class Adapter(Protocol):
     from an operator's or method's name, ``"__add__"`` or ``"tanh"``, to a function of Values
     for engines whose Values lack it), ``read(v, output)`` (d(output)/dv for any Value, when
     gradients are computed on read: interior nodes' gradients then come from their latest
-    output), ``name`` and ``convention`` (for the report) and ``is_value(obj)``
-    (default: anything that is not a plain number).  Arithmetic that ``ops`` does not give
-    uses the Values' own Python operators and methods.
+    output), ``name`` and ``convention`` (for the report), ``is_value(obj)``
+    (default: anything that is not a plain number) and ``cls`` (the engine's Value class: its
+    public methods become methods of the scalar class, so the search for extra ops sees them).
+    Arithmetic that ``ops`` does not give uses the Values' own Python operators and methods.
     """
 
     def make(self, x: Any) -> Any: ...
@@ -148,6 +159,27 @@ class Engine:
         return ok and isinstance(g, self.Value)  # an engine without the keyword: no higher order
 
     @functools.cached_property
+    def precision(self) -> str:
+        """``"float32"`` when every number the engine shows is a float32 (its data of 0.1 is
+        0.10000000149011612, and so are its sums and products rounded), else ``"float64"``."""
+
+        def shown() -> list[Any]:
+            a, b = self.make(0.1), self.make(1 / 3)
+            return [self.data(v) for v in (a, b, a + b, a * b)]
+
+        ok, numbers = engine_call(shown)
+        if not ok or not all(isinstance(n, Number) and not isinstance(n, bool | complex) for n in numbers):
+            return "float64"  # the forward check says what is wrong with it
+        return "float32" if all(_is_float32(float(n)) for n in numbers) else "float64"
+
+    @functools.cached_property
+    def settable_grad(self) -> bool:
+        """Whether the harness can write a leaf's gradient (``set_grad(v, 0)``, as zero_grad does):
+        not when the gradient is a read-only property or a method, or an adapter has no ``set_grad``."""
+        ok, x = engine_call(self.make, 1.5)
+        return ok and engine_call(self.set_grad, x, 0)[0]
+
+    @functools.cached_property
     def number_types(self) -> dict[str, str]:
         """How the engine treats ``int`` and ``Fraction`` data through + - * / and backward.
 
@@ -197,13 +229,17 @@ def scalar_class(adapter: Any) -> type:
     ``.backward(create_graph=False)`` and the arithmetic operators, as the harness expects.
 
     Each Value remembers the Values it was computed from, so that ``backward`` can pass the
-    adapter every leaf the output depends on.  One class per adapter (cached).
+    adapter every leaf the output depends on, and how it was computed (``recipe``), so that an
+    adapter whose engine decides which output a gradient is of (``backward_rebuilt``, e.g. "the
+    last output built") is given the output rebuilt alone on fresh leaves.  One class per
+    adapter (cached).
     """
     if id(adapter) in _CLASSES:
         return _CLASSES[id(adapter)][1]
     ops: Mapping[str, Callable[..., Any]] = getattr(adapter, "ops", None) or {}
     record: Callable[[Any], Any] | None = getattr(adapter, "record", None)
     read: Callable[[Any, Any], Any] | None = getattr(adapter, "read", None)
+    rebuilt: Callable[..., Any] | None = getattr(adapter, "backward_rebuilt", None)
     is_value: Callable[[Any], bool] = getattr(adapter, "is_value", None) or (
         lambda obj: obj is not None and not isinstance(obj, Number | str)
     )
@@ -215,14 +251,15 @@ def scalar_class(adapter: Any) -> type:
         a backward pass went through this node from.
         """
 
-        __slots__ = ("inner", "parents", "output", "__weakref__")
+        __slots__ = ("inner", "parents", "output", "recipe", "__weakref__")
         inner: Any
         parents: tuple[Any, ...] | None
         output: Any
+        recipe: tuple[Any, tuple[Any, ...]] | None  # (None, (x,)) for a leaf, else (fn, args)
 
         def __init__(self, x: Any) -> None:
             self.inner = adapter.make(x)
-            self.parents, self.output = None, None
+            self.parents, self.output, self.recipe = None, None, (None, (x,))
 
         def __repr__(self) -> str:
             return f"Value({self.inner!r})"
@@ -248,6 +285,10 @@ def scalar_class(adapter: Any) -> type:
             set_grad(self.inner, _unwrap(g))
 
         def backward(self, create_graph: bool = False) -> Any:
+            if rebuilt is not None and not create_graph:
+                replayed = self._replay()
+                if replayed is not None:
+                    return rebuilt(*replayed)
             leaves = [leaf.inner for leaf in self._leaves(mark=True)]
             if create_graph:
                 return adapter.backward(self.inner, leaves, create_graph=True)
@@ -271,22 +312,51 @@ def scalar_class(adapter: Any) -> type:
                         stack.append(p)
             return tuple(found)
 
+        def _replay(self) -> tuple[Any, list[Any], list[Any]] | None:
+            """This Value computed again from fresh leaves of the same numbers, nothing else built
+            from them: (its new inner Value, the fresh leaves, the original leaves), or None when
+            some Value on the way has no recipe (a gradient made a Value)."""
+            order: list[Any] = []
+            seen, stack = set(), [(self, False)]
+            while stack:  # iteratively: graphs may be deep
+                node, done = stack.pop()
+                if done:
+                    order.append(node)
+                elif id(node) not in seen:
+                    if node.recipe is None:
+                        return None
+                    seen.add(id(node))
+                    stack.append((node, True))
+                    stack.extend((p, False) for p in node.parents or ())
+            fresh: dict[int, Any] = {}
+            leaves: list[Any] = []
+            for node in order:
+                fn, args = node.recipe
+                if fn is None:
+                    fresh[id(node)] = adapter.make(args[0])
+                    leaves.append(node)
+                else:
+                    fresh[id(node)] = fn(*[fresh[id(a)] if isinstance(a, Value) else a for a in args])
+            return fresh[id(self)], [fresh[id(leaf)] for leaf in leaves], [leaf.inner for leaf in leaves]
+
         def __getattr__(self, name: str) -> Any:
             missing = AttributeError(f"the adapted Value of {_name(adapter)} has no attribute {name!r}")
             if name.startswith("_") and name not in ops:
                 raise missing
             fn: Any
             if name in ops:
-                fn = functools.partial(ops[name], self.inner)
+                fn = ops[name]
             else:
-                fn = getattr(self.inner, name, None)
-                if not callable(fn):  # only methods: the harness reads numbers through the adapter
+                if not callable(
+                    getattr(self.inner, name, None)
+                ):  # only methods: numbers go through the adapter
                     raise missing
-            return functools.partial(_apply, fn, (self,))
+                fn = functools.partial(_call_method, name)
+            return functools.partial(_apply, fn, (self,), self)
 
     def _wrap(inner: Any, parents: tuple[Any, ...]) -> Value:
         v = Value.__new__(Value)
-        v.inner, v.parents, v.output = inner, parents, None
+        v.inner, v.parents, v.output, v.recipe = inner, parents, None, None
         return v
 
     def _unwrap(x: Any) -> Any:
@@ -299,7 +369,10 @@ def scalar_class(adapter: Any) -> type:
         if record is not None:
             record(result)
         parents = dict.fromkeys(v for v in (*operands, *args) if isinstance(v, Value))
-        return _wrap(result, tuple(parents))
+        out = _wrap(result, tuple(parents))
+        # how to compute it again: an operand's engine Value stands for its wrapper
+        out.recipe = (fn, tuple(next((o for o in operands if o.inner is a), a) for a in args))
+        return out
 
     def _binary(name: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
         forward, reflected = getattr(operator, name), getattr(operator, name)
@@ -326,10 +399,39 @@ def scalar_class(adapter: Any) -> type:
             f"__{name}__",
             functools.partialmethod(lambda self, fn: _apply(fn, (self,), self.inner), fn),
         )
+    # the methods of the adapted class (``adapter.cls``, when it names one), as methods of this
+    # class too: what ``dir(Value)`` lists is what the search for extra ops sees
+    inner_cls = getattr(adapter, "cls", None)
+    for name in dir(inner_cls) if isinstance(inner_cls, type) else ():
+        if not name.startswith("_") and not hasattr(Value, name) and callable(getattr(inner_cls, name, None)):
+            setattr(Value, name, _forwarded(name))
     Value.__qualname__ = Value.__name__ = "Value"
     Value.__module__ = __name__
     _CLASSES[id(adapter)] = (adapter, Value)
     return Value
+
+
+def _is_float32(x: float) -> bool:
+    """Whether ``x`` is a float32 number (it survives a round trip through 4 bytes)."""
+    try:
+        return bool(struct.unpack("f", struct.pack("f", x))[0] == x)
+    except OverflowError:
+        return False
+
+
+def _forwarded(name: str) -> Callable[..., Any]:
+    """A method of an adapted Value that calls the engine Value's method ``name`` (see ``__getattr__``)."""
+
+    def method(self: Any, *args: Any) -> Any:
+        return self.__getattr__(name)(*args)
+
+    method.__name__ = name
+    return method
+
+
+def _call_method(name: str, inner: Any, *args: Any) -> Any:
+    """``inner.name(*args)``: a method of the engine's Value, by name (so it can be replayed)."""
+    return getattr(inner, name)(*args)
 
 
 def _name(adapter: Any) -> str:

@@ -1,10 +1,16 @@
 """Gradient APIs other than "a backward method fills an attribute", as adapters.
 
 :class:`GradientOnRead` is the adapter discovery builds for an engine with no
-backward at all, whose leaf has a method that *returns* d(output)/d(leaf) when
-called.  Such a method differentiates some output, and engines differ in which
-(:data:`READ_CONVENTIONS`); :func:`read_convention` observes it on ``y1 = x * 3``,
-``y2 = x * 5`` built in that order.
+backward at all, where some member *returns* d(output)/d(leaf) when read: a
+method of the leaf given the output (``x.grad(y)``), a method of the output given
+the leaf (``y.der(x)``), or a member of the leaf read alone (a method ``x.grad()``
+or a property ``x.derivative``).  Such a member differentiates some output, and
+engines differ in which (:data:`READ_CONVENTIONS`); :func:`read_convention`
+observes it on ``y1 = x * 3``, ``y2 = x * 5`` built in that order.
+
+:class:`Accessors` is the adapter of an engine with a backward method whose number
+or gradient is reached through a zero-argument method (``v.data()``, ``v.grad()``,
+as compiled engines often have): :func:`read_member` reads either form.
 """
 
 from __future__ import annotations
@@ -13,68 +19,188 @@ from collections.abc import Callable, Sequence
 from numbers import Number
 from typing import Any
 
-__all__ = ["READ_CONVENTIONS", "GradientOnRead", "read_convention"]
+from autograd.testing import boundary
 
-#: Which output a gradient-on-read method differentiates, by the call that gives d(y1)/dx.
+__all__ = [
+    "READ_CONVENTIONS",
+    "Accessors",
+    "AmbiguousRead",
+    "GradientOnRead",
+    "read_convention",
+    "read_member",
+]
+
+#: Which output a gradient read differentiates, by the read that gives d(y1)/dx.
+#: ``{m}`` is the member as read: ``grad()`` for a method, ``derivative`` for a property.
 READ_CONVENTIONS = {
     "passed": "the output passed to the leaf's method: x.{m}(y)",
     "output": "the output whose method is called with the leaf: y.{m}(x)",
-    "last": "the last output built: x.{m}() (a later Value built from x changes it)",
-    "all": "every output built from the leaf, summed: x.{m}() (a Value built later from x adds to it)",
+    "last": "the last output built: x.{m} (a later Value built from x changes it)",
+    "all": "every output built from the leaf, summed: x.{m} (a Value built later from x adds to it)",
+    "each": "every output built from the leaf, one entry each: x.{m} (a number when there is one output)",
 }
 #: Entries kept by one adapter before the oldest leaves' gradients are forgotten.
 MAX_KEPT = 200_000
 
 
+def read_member(v: Any, name: str) -> Any:
+    """``v.name``, called when it is a method: a number is read through an attribute, a property,
+    a descriptor or a zero-argument method alike."""
+    got = getattr(v, name)
+    return got() if callable(got) else got
+
+
+def shown_as(cls: type, name: str) -> str:
+    """How a member reads in a sentence: ``grad()`` for a method of the class, else ``grad``."""
+    return f"{name}()" if callable(getattr(cls, name, None)) else name
+
+
 def _number(v: Any, cls: type, data: str) -> Any:
     """A gradient as a number (some engines return it as one of their Values)."""
-    return getattr(v, data) if isinstance(v, cls) else v
+    return read_member(v, data) if isinstance(v, cls) else v
 
 
 def _is_number(x: Any) -> bool:
     return isinstance(x, Number) and not isinstance(x, bool)
 
 
-def read_convention(cls: type, data: str, method: str) -> tuple[str | None, str]:
-    """``(convention, what was seen)`` for ``method``: a key of :data:`READ_CONVENTIONS` or None.
+def _entries(x: Any) -> list[Any] | None:
+    """The numbers of a sequence of numbers (a list, a tuple, a 1-d array), else None."""
+    if _is_number(x) or isinstance(x, str | bytes) or not hasattr(x, "__len__"):
+        return None
+    try:
+        items = list(x)
+    except TypeError:  # a 0-d array: not a sequence
+        return None
+    return items if items and all(_is_number(i) for i in items) else None
 
-    Calls into the engine: the caller catches what it raises (see ``engine_call``).
-    """
+
+#: The calling forms of a gradient read: (form, read of d(out)/d(leaf)).
+FORMS: tuple[tuple[str, Callable[[Any, Any, str], Any]], ...] = (
+    ("passed", lambda leaf, out, m: getattr(leaf, m)(out)),
+    ("output", lambda leaf, out, m: getattr(out, m)(leaf)),
+    ("leaf", lambda leaf, out, m: read_member(leaf, m)),
+)
+_FORM = dict(FORMS)
+
+
+def _read_in(cls: type, data: str, method: str, form: str, build: Callable[[Any], Any]) -> Any:
+    """The engine's work: a fresh leaf ``x = cls(0.75)``, ``out = build(x)``, and the read in ``form``."""
     x = cls(0.75)
-    y1 = x * cls(3.0)
-    x * cls(5.0)  # y2: built last, a second output of x
+    out = build(x)
+    return _number(_FORM[form](x, out, method), cls, data)
+
+
+def read_convention(cls: type, data: str, method: str, form: str | None = None) -> tuple[str | None, str]:
+    """``(convention, what was seen)`` for the gradient read ``method``: a key of
+    :data:`READ_CONVENTIONS`, or None.
+
+    Each calling form (``form``, or every one of :data:`FORMS`) is read on ``y1 = x * 3`` alone
+    (``a``) and ``y2 = x * 5`` alone (``b``), then with both built: a read of ``y1`` that still
+    gives ``a`` is "passed"/"output"; a read of the leaf alone giving ``b`` is "last", ``a + b``
+    "all", ``[a, b]`` "each".  The two single-output reads must differ (a member that does not
+    follow the output is no gradient); they need not be 3 and 5, so an engine whose mul rule is
+    wrong still shows its convention.  What the engine raises is caught at the engine boundary.
+    """
+
+    def one(x: Any) -> Any:
+        return x * cls(3.0)
+
+    def other(x: Any) -> Any:
+        return x * cls(5.0)
+
+    def both(x: Any) -> Any:
+        y1 = one(x)
+        other(x)  # y2: built last, a second output of x
+        return y1
+
     seen = []
-    calls: list[tuple[str, Callable[[], Any]]] = [
-        ("passed", lambda: getattr(x, method)(y1)),
-        ("output", lambda: getattr(y1, method)(x)),
-        ("", lambda: getattr(x, method)()),
-    ]
-    for convention, call in calls:
-        try:
-            got: Any = _number(call(), cls, data)
-        except Exception as exc:  # the engine's error: this calling form is not the engine's
-            seen.append(f"{type(exc).__name__}")
+    for name, _ in FORMS if form is None else [(form, _FORM[form])]:
+        reads = []
+        for build in (one, other, both):
+            try:
+                reads.append(boundary.engine_call("gradient read", _read_in, cls, data, method, name, build))
+            except boundary.EngineRaised as raised:  # the engine's refusal: not this calling form
+                reads.append(type(raised.exc).__name__)
+                break
+        seen.append(f"{name}: " + ", ".join(map(repr, reads)))
+        if len(reads) < 3 or not (_is_number(reads[0]) and _is_number(reads[1])) or reads[0] == reads[1]:
             continue
-        seen.append(repr(got))
-        if not _is_number(got):
+        a, b, got = reads
+        if name != "leaf":
+            if _is_number(got) and got == a:
+                return name, "; ".join(seen)
             continue
-        if convention and got == 3:
-            return convention, ", ".join(seen)
-        if not convention and got in (5, 8):  # d(y2)/dx, or d(y1 + y2)/dx
-            return ("last" if got == 5 else "all"), ", ".join(seen)
-    return None, ", ".join(seen)
+        entries = _entries(got)
+        if entries is not None and entries in ([a, b], [b, a]):
+            return "each", "; ".join(seen)
+        if _is_number(got) and got == b and got != a:
+            return "last", "; ".join(seen)
+        if _is_number(got) and got == a + b:
+            return "all", "; ".join(seen)
+    return None, "; ".join(seen)
+
+
+class AmbiguousRead(LookupError):
+    """A read under the "each" convention listed several outputs' gradients: none is judged."""
+
+
+class Accessors:
+    """The adapter of an engine with a backward method whose number or gradient is read through a
+    zero-argument method (``v.data()``, ``v.grad()``) rather than an attribute.
+
+    ``backward(output, leaves)`` calls ``output.<backward>()``; ``grad(v)`` reads ``v.<grad>``
+    (any Value, interior ones too).  ``set_grad`` exists only when the gradient is an attribute
+    that can be written (``settable``): a gradient behind a method cannot be zeroed by the harness.
+    """
+
+    def __init__(self, cls: type, data: str, grad: str, backward: str, *, settable: bool = False) -> None:
+        self.cls, self.data_attr, self.grad_attr, self.backward_method = cls, data, grad, backward
+        self.name = f"{cls.__module__}:{cls.__qualname__}"
+        if settable:
+            self.set_grad = self._set_grad
+
+    def make(self, x: Any) -> Any:
+        return self.cls(x)
+
+    def is_value(self, obj: Any) -> bool:
+        """A Value of the engine: of its class, or of another class showing the same number member
+        (an op may build a subclass of a common base, as gradpy's ``Addition``); an array a method
+        returns is none."""
+        if isinstance(obj, self.cls):
+            return True
+        # the member on the class (a property, a method), or in the instance (not read: a property
+        # may be costly, as gradpy's re-evaluates the whole expression)
+        shown = hasattr(type(obj), self.data_attr) or self.data_attr in getattr(obj, "__dict__", {})
+        return shown and not isinstance(obj, Number | str)
+
+    def data(self, v: Any) -> Any:
+        return read_member(v, self.data_attr)
+
+    def backward(self, output: Any, leaves: Sequence[Any], *, create_graph: bool = False) -> Any:
+        if create_graph:
+            raise TypeError(f"{self.name}: create_graph is not known through {self.backward_method}()")
+        return getattr(output, self.backward_method)()
+
+    def grad(self, v: Any) -> Any:
+        return read_member(v, self.grad_attr)
+
+    def _set_grad(self, v: Any, g: Any) -> None:
+        setattr(v, self.grad_attr, g)
 
 
 class GradientOnRead:
-    """The adapter of an engine whose gradient is computed when read (``x.grad(y)``, ``x.grad()``).
+    """The adapter of an engine whose gradient is computed when read (``x.grad(y)``, ``y.der(x)``,
+    ``x.grad()``, ``x.derivative``).
 
     ``backward(output, leaves)`` reads each leaf's gradient of ``output`` and adds it to what
     earlier passes left (leaves accumulate, as in micrograd and PyTorch).  Under the ``"passed"``
     and ``"output"`` conventions an interior node's gradient is read (``read``) from the latest
-    output a pass went through it from.  Under ``"last"`` and ``"all"`` the method
+    output a pass went through it from.  Under ``"last"``, ``"all"`` and ``"each"`` the member
     differentiates what the engine decides (the harness's output only when it is the last, or
     the only, Value built from the leaves), so gradients are read when ``backward`` runs, and
-    interior nodes have none (0): the audit reports the convention.
+    interior nodes have none (0): the audit reports the convention.  ``data`` and ``method``
+    name members read as :func:`read_member` does (a method is called).
     """
 
     def __init__(self, cls: type, data: str, method: str, convention: str) -> None:
@@ -93,28 +219,56 @@ class GradientOnRead:
     def make(self, x: Any) -> Any:
         return self.cls(x)
 
+    def is_value(self, obj: Any) -> bool:
+        """A Value of the engine: of its class, or of another class showing the same number member
+        (an op may build a subclass of a common base, as gradpy's ``Addition``); an array a method
+        returns is none."""
+        if isinstance(obj, self.cls):
+            return True
+        # the member on the class (a property, a method), or in the instance (not read: a property
+        # may be costly, as gradpy's re-evaluates the whole expression)
+        shown = hasattr(type(obj), self.data_attr) or self.data_attr in getattr(obj, "__dict__", {})
+        return shown and not isinstance(obj, Number | str)
+
     def data(self, v: Any) -> Any:
-        return getattr(v, self.data_attr)
+        return read_member(v, self.data_attr)
 
     def _read(self, v: Any, output: Any) -> Any:
-        """d(output)/dv, through the engine's method and convention."""
-        method: Callable[..., Any]
-        if self.convention == "passed":
-            g = getattr(v, self.method)(output)
-        elif self.convention == "output":
-            g = getattr(output, self.method)(v)
-        else:
-            method = getattr(v, self.method)
-            g = method()
-        return _number(g, self.cls, self.data_attr)
+        """d(output)/dv, through the engine's member and convention."""
+        form = self.convention if self.convention in ("passed", "output") else "leaf"
+        g = _number(_FORM[form](v, output, self.method), self.cls, self.data_attr)
+        entries = _entries(g) if self.convention == "each" else None
+        if entries is not None:
+            if len(entries) != 1:  # several outputs built from v: which entry is this one's is unknown
+                raise AmbiguousRead(
+                    f"{self.cls.__name__}.{self.method} gives one gradient per output built from the "
+                    f"leaf, {len(entries)} here: which one is d(output)/dx cannot be told"
+                )
+            g = entries[0]
+        return g
 
     def backward(self, output: Any, leaves: Sequence[Any], *, create_graph: bool = False) -> None:
         if create_graph:
             raise TypeError("a gradient computed on read has no create_graph")
         for leaf in leaves:
-            g = self._read(leaf, output)
-            old = self._grads.pop(id(leaf), (leaf, None))
-            self._grads[id(leaf)] = (leaf, g if old[0] is not leaf or old[1] is None else old[1] + g)
+            self._accumulate(leaf, self._read(leaf, output))
+
+    @property
+    def backward_rebuilt(self) -> Callable[[Any, Sequence[Any], Sequence[Any]], None] | None:
+        """Under the conventions where the engine picks the output ("last", "all", "each"),
+        :func:`~autograd.testing.engines.scalar_class` passes the output rebuilt alone on fresh
+        leaves (nothing else built from them, so the engine's pick is the output), and the gradient
+        read from each fresh leaf is credited to the original one."""
+        return None if self.read is not None else self._backward_rebuilt
+
+    def _backward_rebuilt(self, output: Any, fresh: Sequence[Any], leaves: Sequence[Any]) -> None:
+        for new, leaf in zip(fresh, leaves, strict=True):
+            g = self._read(new, output)
+            self._accumulate(leaf, g)
+
+    def _accumulate(self, leaf: Any, g: Any) -> None:
+        old = self._grads.pop(id(leaf), (leaf, None))
+        self._grads[id(leaf)] = (leaf, g if old[0] is not leaf or old[1] is None else old[1] + g)
         while len(self._grads) > MAX_KEPT:  # the oldest leaves' gradients are forgotten
             del self._grads[next(iter(self._grads))]
 

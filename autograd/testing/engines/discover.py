@@ -18,14 +18,30 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import sys
 import types
 from collections.abc import Callable, Iterable
 from numbers import Number
 from typing import Any
 
-from autograd.testing.engines.adapter import Engine, EngineNotFound, engine_call, scalar_class
-from autograd.testing.engines.apis import READ_CONVENTIONS, GradientOnRead, read_convention
+from autograd.testing import boundary
+from autograd.testing.engines.adapter import (
+    WORKING_PRECISION,
+    Engine,
+    EngineNotFound,
+    engine_call,
+    scalar_class,
+)
+from autograd.testing.engines.apis import (
+    FORMS,
+    READ_CONVENTIONS,
+    Accessors,
+    GradientOnRead,
+    read_convention,
+    read_member,
+    shown_as,
+)
 
 __all__ = ["resolve_engine"]
 
@@ -52,6 +68,14 @@ def resolve_engine(
     ``adapter`` (an :class:`~autograd.testing.engines.Adapter`, or ``"MODULE:OBJECT"`` naming
     one) audits an engine of any other API.
     """
+    engine = _resolve(target, cls=cls, backward=backward, data=data, grad=grad, adapter=adapter)
+    WORKING_PRECISION.set(engine.precision)  # the oracles' tolerances follow the engine checked
+    return engine
+
+
+def _resolve(
+    target: Any, *, cls: str | None, backward: str | None, data: str | None, grad: str | None, adapter: Any
+) -> Engine:
     if isinstance(target, Engine):
         return target
     if adapter is not None:
@@ -83,6 +107,8 @@ def resolve_engine(
             continue
         if isinstance(found, GradientOnRead):
             return _read_engine(found, module_name, attr_name)
+        if isinstance(found, Accessors):
+            return _accessors_engine(found, module_name, attr_name)
         data_attr, grad_attr, backward_method = found
         return Engine(
             Value=candidate,
@@ -98,10 +124,29 @@ def resolve_engine(
 
 
 def _import(module_name: str) -> types.ModuleType:
+    """The target module; what importing it raises (no such module, or the module's own code
+    failing) is the user's fact, said as :class:`EngineNotFound`.  Only the import runs inside
+    the boundary, so an error of ours (even one met while the target imports our package) is
+    re-raised."""
     try:
-        return importlib.import_module(module_name)
-    except Exception as exc:  # ImportError, or the module's own error while importing
+        module: types.ModuleType = boundary.engine_call("import", importlib.import_module, module_name)
+    except boundary.EngineRaised as raised:
+        if _ours(raised.exc):
+            raise raised.exc from None
+        exc = raised.exc
         raise EngineNotFound(f"cannot import {module_name!r}: {type(exc).__name__}: {exc}") from exc
+    return module
+
+
+def _ours(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised by the harness's own code (its innermost frame is in
+    ``autograd.testing``): a bug of ours, never the target's."""
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last, tb = tb.tb_frame, tb.tb_next
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return last is not None and last.f_code.co_filename.startswith(here)
 
 
 def _adapter_engine(adapter: Any, target: Any) -> Engine:
@@ -178,6 +223,8 @@ def _read_engine(adapter: GradientOnRead, module_name: str, class_name: str) -> 
             f"{adapter.convention!r}))",
         ]
     )
+    called = adapter.convention in ("passed", "output")  # x.grad(y), y.der(x): a method, with an argument
+    member = adapter.method if called else shown_as(adapter.cls, adapter.method)
     return Engine(
         Value=scalar_class(adapter),
         name=module_name,
@@ -185,7 +232,32 @@ def _read_engine(adapter: GradientOnRead, module_name: str, class_name: str) -> 
         data_attr="data",
         grad_attr="grad",
         gradient_api=f"read: {class_name}.{adapter.method}",
-        gradient_convention=READ_CONVENTIONS[adapter.convention].format(m=adapter.method),
+        gradient_convention=READ_CONVENTIONS[adapter.convention].format(m=member),
+        imports=imports,
+    )
+
+
+def _accessors_engine(adapter: Accessors, module_name: str, class_name: str) -> Engine:
+    """The Engine of a class with a backward method whose number or gradient is behind a method."""
+    settable = hasattr(adapter, "set_grad")
+    imports = "\n".join(
+        [
+            "from autograd.testing.engines import Accessors, scalar_class",
+            f"from {module_name} import {class_name}",
+            f"Value = scalar_class(Accessors({class_name}, {adapter.data_attr!r}, {adapter.grad_attr!r}, "
+            f"{adapter.backward_method!r}{', settable=True' if settable else ''}))",
+        ]
+    )
+    shown = [shown_as(adapter.cls, n) for n in (adapter.data_attr, adapter.grad_attr)]
+    return Engine(
+        Value=scalar_class(adapter),
+        name=module_name,
+        class_name="Value",
+        data_attr="data",
+        grad_attr="grad",
+        gradient_api=f"backward: {class_name}.{adapter.backward_method}(); number {class_name}.{shown[0]}, "
+        f"gradient {class_name}.{shown[1]}",
+        gradient_convention=f"the output {adapter.backward_method}() is called on",
         imports=imports,
     )
 
@@ -261,11 +333,50 @@ def _ordered(names: Iterable[str], preferred: tuple[str, ...]) -> list[str]:
     return sorted(names, key=lambda n: (preferred.index(n) if n in preferred else len(preferred), n))
 
 
+def _is_number(x: Any) -> bool:
+    return isinstance(x, Number) and not isinstance(x, bool)
+
+
+def _methods(x: Any, skip: Iterable[str] = ()) -> list[str]:
+    """The public methods of ``x`` (zero-argument readers are among them; which, only calling tells)."""
+    return [m for m in dir(x) if not m.startswith("_") and m not in skip and _has_method(x, m)]
+
+
+def _method_reading(candidate: type, method: str, build: Callable[[Any], Any] | None, backward: str) -> Any:
+    """The engine's work: ``x.method()`` on a fresh leaf, after ``build(x).backward()`` when given."""
+    x = candidate(PROBE_NUMBER)
+    if build is not None:
+        getattr(build(x), backward)()
+    return getattr(x, method)()
+
+
+def _find_data(candidate: type, x: Any, before: dict[str, Any], data: str | None) -> str:
+    """The member showing the number a Value was built from: an attribute holding it, else (as
+    compiled engines have) a zero-argument method returning it, each tried on a fresh leaf."""
+    if data is not None:
+        ok, got = engine_call(read_member, x, data)
+        if not ok or not _is_number(got):
+            raise _Rejected(f"no attribute or zero-argument method {data!r} giving a number")
+        return data
+    holding = [n for n, v in before.items() if v == PROBE_NUMBER]
+    if holding:
+        return _ordered(holding, DATA_NAMES)[0]
+    for method in _ordered(_methods(x), DATA_NAMES):  # the usual names first; the first that fits wins
+        ok, got = engine_call(_method_reading, candidate, method, None, "")
+        if ok and _is_number(got) and got == PROBE_NUMBER:
+            return method
+    raise _Rejected(
+        f"no attribute or zero-argument method gives the number it was built from ({PROBE_NUMBER}); "
+        f"attributes tried: {sorted(before)}"
+    )
+
+
 def _fit(
     candidate: type, *, backward: str | None, data: str | None, grad: str | None
-) -> tuple[str, str, str] | GradientOnRead:
+) -> tuple[str, str, str] | GradientOnRead | Accessors:
     """(data attribute, grad attribute, backward method) of a class that behaves like a scalar,
-    or the adapter of a class whose gradient is computed on read."""
+    the adapter of one whose number or gradient is behind a method (:class:`Accessors`), or the
+    adapter of one whose gradient is computed on read (:class:`GradientOnRead`)."""
     ok, x = engine_call(candidate, PROBE_NUMBER)
     if not ok:
         raise _Rejected(f"{candidate.__name__}({PROBE_NUMBER}) raised {type(x).__name__}: {x}")
@@ -273,17 +384,7 @@ def _fit(
     if missing:
         raise _Rejected(f"no {' or '.join(missing)}")
     before = _numbers(x)
-    if data is not None:
-        if data not in before and not engine_call(getattr, x, data)[0]:
-            raise _Rejected(f"no attribute {data!r}")
-        data_attr = data
-    else:
-        holding = [n for n, v in before.items() if v == PROBE_NUMBER]
-        if not holding:
-            raise _Rejected(
-                f"no attribute holds the number it was built from ({PROBE_NUMBER}); tried {sorted(before)}"
-            )
-        data_attr = _ordered(holding, DATA_NAMES)[0]
+    data_attr = _find_data(candidate, x, before, data)
     if backward is not None:
         methods = [backward]
         if not _has_method(x, backward):
@@ -310,44 +411,115 @@ def _fit(
                 continue
             after = _numbers(x)
             if grad is not None:
-                if grad not in after:
-                    raise _Rejected(f"no numeric attribute {grad!r} after {method}()")
-                return data_attr, grad, method
+                if grad in after:
+                    return _fill(candidate, data_attr, grad, method)
+                ok, got = engine_call(_method_reading, candidate, grad, build, method)
+                if ok and _is_number(got):
+                    return _fill(candidate, data_attr, grad, method)
+                raise _Rejected(f"no numeric attribute {grad!r} after {method}()")
             changed = [n for n, v in after.items() if n != data_attr and before.get(n) != v]
             if changed:
                 ones = [n for n in changed if after[n] == 1]
-                return data_attr, _ordered(ones or changed, GRAD_NAMES)[0], method
-            tried.append(f"{method}() on y = x * 1 changed no numeric attribute of x")
+                return _fill(candidate, data_attr, _ordered(ones or changed, GRAD_NAMES)[0], method)
+            reader = _gradient_method(candidate, data_attr, method, build)
+            if reader is not None:
+                return _fill(candidate, data_attr, reader, method)
+            tried.append(f"{method}() on y = x * 1 changed no numeric attribute or zero-argument method of x")
             break
     if backward is None:
         return _gradient_on_read(candidate, data_attr, grad, "; ".join(dict.fromkeys(tried)))
     raise _Rejected("; ".join(dict.fromkeys(tried)) or "no backward method worked")
 
 
-def _gradient_on_read(candidate: type, data_attr: str, grad: str | None, why: str) -> GradientOnRead:
-    """The adapter of a class whose leaves return their gradient from a method, or _Rejected."""
+def _gradient_method(
+    candidate: type, data_attr: str, backward: str, build: Callable[[Any], Any]
+) -> str | None:
+    """A zero-argument method of the leaf whose number ``backward()`` changed (the gradient, read
+    as ``x.grad()``): each method read on a fresh leaf, then on a fresh one after a pass (a
+    reading may have effects)."""
     x = candidate(PROBE_NUMBER)
-    if grad is not None:
-        methods = [grad]
-    else:
-        methods = [m for m in GRAD_NAMES if _has_method(x, m)]
-        methods += sorted(
-            m
-            for m in dir(candidate)
-            if ("grad" in m.lower() or "deriv" in m.lower()) and m not in methods and not m.startswith("__")
-            and _has_method(x, m)
-        )  # fmt: skip
+    for method in _ordered(_methods(x, skip=(data_attr, backward, *BACKWARD_NAMES)), GRAD_NAMES):
+        ok, old = engine_call(_method_reading, candidate, method, None, backward)
+        ok, new = engine_call(_method_reading, candidate, method, build, backward) if ok else (False, None)
+        if ok and _is_number(old) and _is_number(new) and old != new:
+            return method
+    return None
+
+
+def _fill(candidate: type, data_attr: str, grad_attr: str, backward: str) -> tuple[str, str, str] | Accessors:
+    """A backward that fills a gradient: plain attributes are read by the Engine itself, a member
+    behind a method through :class:`Accessors`."""
+    x = candidate(PROBE_NUMBER)
+    behind = [n for n in (data_attr, grad_attr) if _has_method(x, n)]
+    if not behind:
+        return data_attr, grad_attr, backward
+    ok, _ = (False, None) if grad_attr in behind else engine_call(setattr, x, grad_attr, 0)
+    return Accessors(candidate, data_attr, grad_attr, backward, settable=ok)
+
+
+#: Known graphs on which a gradient read must give d(out)/dx to be taken for one:
+#: (what it is, build out from the leaf x = 2, d out / dx).  Two, of different ops, so that an engine
+#: whose mul rule is wrong is still discovered (and then audited: its rule is what is wrong).
+KNOWN_GRAPHS: tuple[tuple[str, Callable[[Any, type], Any], float], ...] = (
+    ("y = x * x + x * 3 at x = 2", lambda x, cls: x * x + x * cls(3.0), 7.0),
+    ("y = (x + 3) + 1.5 at x = 2", lambda x, cls: (x + cls(3.0)) + cls(1.5), 1.0),
+)
+
+
+def _known_read(
+    candidate: type, data_attr: str, member: str, form: str, build: Callable[[Any, type], Any]
+) -> Any:
+    """The engine's work: the read of ``member`` in ``form`` on a known graph from a fresh leaf 2."""
+    x = candidate(2.0)
+    out = build(x, candidate)
+    got = dict(FORMS)[form](x, out, member)
+    return read_member(got, data_attr) if isinstance(got, candidate) else got
+
+
+def _read_members(candidate: type) -> list[str]:
+    """Every public member of a leaf and of an output (a Value built by an op may be of a subclass
+    with members of its own), the usual gradient names first; which is the gradient, behaviour tells."""
+    x = candidate(PROBE_NUMBER)
+    ok, y = engine_call(lambda: x * candidate(3.0))
+    names = {m for obj in ((x, y) if ok else (x,)) for m in dir(obj) if not m.startswith("_")}
+    usual = tuple(n for n in names if any(k in n.lower() for k in ("grad", "deriv", "der", "diff", "adj")))
+    return _ordered(names, (*GRAD_NAMES, *sorted(usual)))
+
+
+def _gradient_on_read(candidate: type, data_attr: str, grad: str | None, why: str) -> GradientOnRead:
+    """The adapter of a class some member of which returns d(output)/d(leaf) when read, or _Rejected.
+
+    A member is taken for the gradient when, in some calling form (``x.m(y)``, ``y.m(x)``,
+    ``x.m()`` or the property ``x.m``), it gives d(out)/dx on one of :data:`KNOWN_GRAPHS`; then
+    :func:`~autograd.testing.engines.apis.read_convention` must say which output it follows.
+    """
+    members = [grad] if grad is not None else _read_members(candidate)
     seen = []
-    for method in methods:
-        ok, found = engine_call(read_convention, candidate, data_attr, method)
-        if not ok:
-            seen.append(f"{method}: {type(found).__name__}: {found}")
+    for member in members:
+        if member == data_attr:
             continue
-        convention, observed = found
-        if convention is not None:
-            return GradientOnRead(candidate, data_attr, method, convention)
-        seen.append(f"{method} on y1 = x * 3, y2 = x * 5 gave {observed}")
-    reads = "; ".join(seen) if seen else "no method named like a gradient (grad, gradient, *deriv*)"
+        for form, _ in FORMS:
+            found = False
+            for _, build, want in KNOWN_GRAPHS:
+                ok, got = engine_call(_known_read, candidate, data_attr, member, form, build)
+                if ok and _is_number(got) and got == want:
+                    found = True
+                    break
+            if not found:
+                continue
+            convention, observed = read_convention(candidate, data_attr, member, form)
+            if convention is not None:
+                return GradientOnRead(candidate, data_attr, member, convention)
+            seen.append(f"{member} ({form}) on y1 = x * 3, y2 = x * 5 gave {observed}")
+    if grad is not None and not seen:
+        seen.append(f"{grad} gave no d(out)/dx on {'; '.join(k[0] for k in KNOWN_GRAPHS)}")
+    reads = (
+        "; ".join(seen)
+        if seen
+        else (
+            f"no member of a leaf or an output gives d(out)/dx on {' or '.join(k[0] for k in KNOWN_GRAPHS)}"
+        )
+    )
     raise _Rejected(f"{why}; no gradient computed on read either ({reads})")
 
 
