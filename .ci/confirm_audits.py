@@ -227,6 +227,15 @@ CASES = [
     edge("GrADim==0.0.5", GRADIM, "wrong_value", "tanh", "a.tanh()", tanh, 1e-300),
     edge("GrADim==0.0.5", GRADIM, "wrong_value", "tanh", "a.tanh()", tanh, 1e4),
     edge("GrADim==0.0.5", GRADIM, "wrong_gradient", "tanh", "a.tanh()", tanh, 1e4),
+    # ... and logistic 1 / (1 + e^-x) through numpy: e^-x = inf at -1e20, the derivative inf / inf = nan
+    edge("GrADim==0.0.5", GRADIM, "wrong_gradient", "logistic/sigmoid", "a.logistic()", sigmoid, -1e20),
+    # ... cosh and sinh as (e^x +- e^-x) / 2: inf where e^x overflows but the result does not, and
+    # sinh(1e-20) cancels to 0.0
+    edge("GrADim==0.0.5", GRADIM, "wrong_value", "cosh", "a.cosh()", sympy.cosh(x), 710.4758600739439),
+    edge("GrADim==0.0.5", GRADIM, "wrong_value", "sinh", "a.sinh()", sympy.sinh(x), 710.4758600739439),
+    edge("GrADim==0.0.5", GRADIM, "wrong_value", "sinh", "a.sinh()", sympy.sinh(x), 1e-20),
+    # ... and d(0 ** x)/dx through x * 0 ** (x - 1) + ln(0) * 0 ** x: nan. 0 ** x is 0 for every x > 0
+    edge("GrADim==0.0.5", GRADIM, "wrong_gradient", "rpow", "0 ** a", sympy.Integer(0), 1.0),
     # gradpy: the power rule's c * x**(c-1) at 0 with c = 0
     powc_at_zero("gradpy==1.0.0", GRADPY),
     # ... which `Power.der` also evaluates when the base is a constant (times its derivative 0):
