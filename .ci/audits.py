@@ -215,8 +215,8 @@ NOTES: dict[str, str] = {
     "lilgrad==0.6.0": (
         "crash (powc): as micrograd. crash (sigmoid): as scalargrad (`1.0 / (1.0 + math.exp(-self.data))`). "
         "wrong_gradient (abs, pos): `__abs__` and `__pos__` return a new Value with no parents, so d|x|/dx "
-        "and d(+x)/dx at 0.3 are 0 (sympy 1). nondeterministic: parents in a frozenset (confirm_audits saw 6 "
-        "different sums). All by confirm_audits."
+        "and d(+x)/dx at 0.3 are 0 (sympy 1). nondeterministic: parents in a frozenset (confirm_audits saw 5 "
+        "to 6 different sums in two runs). All by confirm_audits."
     ),
     "nanograd-aman==0.1.0": (
         "wrong_value and wrong_gradient (rsub): `__rsub__` is `return self - other`, so 1 - x at 3 gives "
@@ -249,12 +249,13 @@ NOTES: dict[str, str] = {
         "crash (powc): as centigrad (the local derivative is computed in the forward pass). wrong_value "
         "and wrong_gradient (tanh): (e^x - e^-x)/(e^x + e^-x) through numpy gives 0.0 at 1e-300 and nan "
         "(value and gradient) at 1e4 (sympy 1e-300, 1.0 and 0.0); the audit's own witness is milder, "
-        "tanh(0.0078125) off by 19 units in the last place (the same cancellation). The methods the audit "
-        "now reaches: wrong_value (cosh, sinh) by the same exponentials: inf at 710.4758600739439 where "
-        "both are 1.7976931348621744e308, and sinh(1e-20) gives 0.0; wrong_gradient (logistic, as sigmoid): "
-        "d/dx at -1e20 is nan (sympy 0.0). wrong_gradient (rpow): d(0**x)/dx at 1 is nan (sympy 0: 0**x is "
-        "0 for x > 0). exponential_time: the `derivative` property walks every path (16 times as long for 4 "
-        "more doublings, as centigrad). All by confirm_audits."
+        "tanh(0.0078125) off by 38 units in the last place, 4.2e-15 relative (the same cancellation). "
+        "The methods the audit now reaches: wrong_value (cosh, sinh) by the same exponentials: inf at "
+        "710.4758600739439 where both are 1.7976931348621744e308, and sinh(1e-20) gives 0.0; wrong_gradient "
+        "(logistic, as sigmoid): d/dx at -1e20 is nan (sympy 0.0). wrong_gradient (rpow): d(0**x)/dx at 1 "
+        "is nan (sympy 0: 0**x is 0 for x > 0). exponential_time: the `derivative` property walks every "
+        "path (16 to 17 times as long for 4 more doublings in two runs, as centigrad). All by "
+        "confirm_audits."
     ),
     "gradpy==1.0.0": (
         "crash (powc): d(x**0)/dx at 0 raises ZeroDivisionError (the power rule's x**(c-1)). crash and "
@@ -262,8 +263,8 @@ NOTES: dict[str, str] = {
         "constant, so d(0**x)/dx at 1e-9 raises ZeroDivisionError (0**x is 0 for x > 0: sympy 0) and "
         "d(3**x)/dx at 645.9864616352966 is nan (x * 3**(x-1) overflows to inf, times 0), sympy "
         "1.7976931348621317e308. exponential_time: `out.der(x)` recurses over every path with no memo: "
-        "y = x doubled 16 times took 25 times as long as 12 times, the gradient 2**n right both times. All "
-        "by confirm_audits."
+        "y = x doubled 16 times took 13 to 25 times as long as 12 times (two runs), the gradient 2**n "
+        "right both times. All by confirm_audits."
     ),
     "mikegrad==0.2.0": (
         "wrong_value and wrong_gradient (log): `log()` clamps its argument to [1e-8, 1 - 1e-8] (meant for "
