@@ -178,7 +178,8 @@ NOTES: dict[str, str] = {
     ),
     "pyfit==1.0.2": "nondeterministic: as micrograd (`_prev: Set[Scalar] = set(children)`; confirm_audits).",
     "coregrad==0.1.0": (
-        "crash (powc): as micrograd (`other.data * (self.data ** (other.data - 1.0))` at 0.0). "
+        "crash (powc, rpow): as micrograd (`other.data * (self.data ** (other.data - 1.0))` at 0.0; for "
+        "0 ** x at 1e-9 too, where 0 ** x is 0). "
         "wrong_value (tanh): tanh(±1e-300) = ±1e-300 (sympy), the engine's (e^2x - 1)/(e^2x + 1) gives 0.0; "
         "tanh(1e4) = 1.0, the engine gives nan (inf/inf). wrong_gradient (tanh): at 1e4 the derivative is "
         "4e-8686, 0.0 as a double, the engine gives nan (from the nan value). wrong_gradient (vpow, rpow): "
@@ -189,8 +190,9 @@ NOTES: dict[str, str] = {
     "femtograd==0.0.5": (
         "crash (powc): as micrograd. wrong_value (tanh): tanh(±1e-300) gives 0.0, want ±1e-300 (sympy), "
         "from `(math.exp(2*x)-1)/(math.exp(2*x)+1)`; crash (tanh): the same formula raises OverflowError at "
-        "1e4 where tanh is 1.0. nondeterministic: parents in a set (`self.prev = set(children)`). All by "
-        "confirm_audits."
+        "1e4 where tanh is 1.0; wrong_gradient (tanh): at the largest double 2*x is already inf, math.exp "
+        "does not raise, and value and gradient are nan (sympy 1.0 and 0.0). nondeterministic: parents in a "
+        "set (`self.prev = set(children)`). All by confirm_audits."
     ),
     "tonygrad==2.0.0": (
         "as femtograd: the same tanh formula, the same power rule, parents in a set (confirm_audits)."
@@ -205,31 +207,36 @@ NOTES: dict[str, str] = {
         "so 1 - x at 3 gives 2.0 and 2 / x at 4 gives 2.0 (sympy -2 and 0.5). wrong_gradient (sub, rsub, "
         "rdiv, powc, vpow, neg): `__sub__`'s backward does `self.grad -= ...; other.grad += ...`, so "
         "d(x - y) at (1, 2) is [-1, 1] instead of [1, -1]; d(x*(1 - x))/dx at 0 is -1 instead of 1; "
-        "d(2/x)/dx at 4 is 0.5 instead of -0.125; `__pow__` and `__neg__` set no backward at all, so "
-        "d(x**2)/dx at 3, d(x**x)/dx at 0.5 and d(-x)/dx are 0 instead of 6, 0.2170 and -1. tanh: as "
-        "femtograd (wrong_value at ±1e-300, crash at 1e4). Parents in a tuple: deterministic. All by "
-        "confirm_audits."
+        "d(2/x)/dx at 4 is 0.5 instead of -0.125, d(x - 1)/dx at 0 is -1 instead of 1; `__pow__` and "
+        "`__neg__` set no backward at all, so d(x**2)/dx at 3, d(x**x)/dx at 0.5 and d(-x)/dx are 0 instead "
+        "of 6, 0.2170 and -1 (the stateful check's finding is this `-x`). crash (rdiv): 0 / x at 1 is x / 0, "
+        "ZeroDivisionError. tanh: as femtograd. Parents in a tuple: deterministic. All by confirm_audits."
     ),
     "lilgrad==0.6.0": (
         "crash (powc): as micrograd. crash (sigmoid): as scalargrad (`1.0 / (1.0 + math.exp(-self.data))`). "
-        "nondeterministic: parents in a frozenset (confirm_audits saw 7 different sums). All by "
-        "confirm_audits."
+        "wrong_gradient (abs, pos): `__abs__` and `__pos__` return a new Value with no parents, so d|x|/dx "
+        "and d(+x)/dx at 0.3 are 0 (sympy 1). nondeterministic: parents in a frozenset (confirm_audits saw 5 "
+        "to 6 different sums in two runs). All by confirm_audits."
     ),
     "nanograd-aman==0.1.0": (
         "wrong_value and wrong_gradient (rsub): `__rsub__` is `return self - other`, so 1 - x at 3 gives "
-        "2.0 with d/dx = +1 (sympy -2 and -1). crash (powc), tanh (wrong_value, crash) and nondeterministic: "
-        "as femtograd (parents in a set). All by confirm_audits."
+        "2.0 with d/dx = +1 (sympy -2 and -1). crash (powc), tanh (wrong_value, wrong_gradient, crash) and "
+        "nondeterministic: as femtograd (parents in a set). All by confirm_audits."
     ),
     "nanograd-bgriebel==0.1.4": (
-        "wrong_gradient (powc): d(x**0)/dx at 0 is nan (the C++ rule's 0 * pow(0, -1) = 0 * inf), sympy 0 "
-        "(confirm_audits). The scout saw `backwards()` die of SIGSEGV on a chain of 50,000 steps (30,000 "
-        "were fine): a depth probe must run it in a child process."
+        "wrong_gradient (powc): d(x**0)/dx at 0 is nan (the C++ rule's 0 * pow(0, -1) = 0 * inf), sympy 0. "
+        "wrong_value (rdiv): 0 / x at 5e-324 is nan (0 * x**-1, and 1 / 5e-324 overflows to inf), sympy 0. "
+        "crash: the C++ backward recurses once per node: a chain y = y*1 + 0 of 43,750 steps (dy/dx = 1) "
+        "kills the interpreter with SIGSEGV. All by confirm_audits."
     ),
     "simplegrad==0.1.0": (
-        "wrong_value (mul): values are stored as float32, so 0.3 * 0.1 gives 0.030000001192 with gradients "
-        "0.10000000149 and 0.30000001192 (sympy 0.03, 0.1, 0.3). wrong_value and wrong_gradient (relu): "
-        "`relu()` is a leaky relu of slope 0.2: relu(-1) gives -0.2 with d/dx = 0.2 (sympy 0 and 0). All by "
-        "confirm_audits."
+        "Judged at float32 precision (its values are float32). wrong_value and wrong_gradient (powc, div): "
+        "the power adds 1e-9 to its base, (x + 1e-9) ** c, and division goes through it, so x**2 at 0 gives "
+        "1.0e-18 with d/dx = 2.0e-9 (sympy 0 and 0) and 1.5 / float32(1e-9) gives 7.5e8 with gradients "
+        "5e8 and -3.75e17 (sympy 1.5000000424e9, 1.0000000283e9 and -1.5000000848e18). wrong_value and "
+        "wrong_gradient (relu): `relu()` is a leaky relu of slope 0.2: relu(-1) gives -0.2 with d/dx = 0.2 "
+        "(sympy 0 and 0). crash: the C++ backward recurses once per node: a chain y = y*1 + 0 of 66,250 "
+        "steps (dy/dx = 1) kills the interpreter with SIGSEGV. All by confirm_audits."
     ),
     "centigrad==0.1.3": (
         "crash (powc): the local derivative `other_value*(self.value**(other_value-1))` is computed in the "
@@ -241,19 +248,28 @@ NOTES: dict[str, str] = {
     "GrADim==0.0.5": (
         "crash (powc): as centigrad (the local derivative is computed in the forward pass). wrong_value "
         "and wrong_gradient (tanh): (e^x - e^-x)/(e^x + e^-x) through numpy gives 0.0 at 1e-300 and nan "
-        "(value and gradient) at 1e4 (sympy 1e-300, 1.0 and 0.0). exponential_time: the `derivative` "
-        "property walks every path (13 to 14 times as long for 4 more doublings, as centigrad). All by "
+        "(value and gradient) at 1e4 (sympy 1e-300, 1.0 and 0.0); the audit's own witness is milder, "
+        "tanh(0.0078125) off by 38 units in the last place, 4.2e-15 relative (the same cancellation). "
+        "The methods the audit now reaches: wrong_value (cosh, sinh) by the same exponentials: inf at "
+        "710.4758600739439 where both are 1.7976931348621744e308, and sinh(1e-20) gives 0.0; wrong_gradient "
+        "(logistic, as sigmoid): d/dx at -1e20 is nan (sympy 0.0). wrong_gradient (rpow): d(0**x)/dx at 1 "
+        "is nan (sympy 0: 0**x is 0 for x > 0). exponential_time: the `derivative` property walks every "
+        "path (16 to 17 times as long for 4 more doublings in two runs, as centigrad). All by "
         "confirm_audits."
     ),
     "gradpy==1.0.0": (
-        "crash (powc): d(x**0)/dx at 0 raises ZeroDivisionError (the power rule's x**(c-1)). "
-        "exponential_time: `out.der(x)` recurses over every path with no memo: y = x doubled 16 times took "
-        "21 times as long as 12 times, the gradient 2**n right both times. Both by confirm_audits."
+        "crash (powc): d(x**0)/dx at 0 raises ZeroDivisionError (the power rule's x**(c-1)). crash and "
+        "wrong_gradient (rpow): `Power.der` evaluates `c * base**(c-1) * d(base)` also when the base is a "
+        "constant, so d(0**x)/dx at 1e-9 raises ZeroDivisionError (0**x is 0 for x > 0: sympy 0) and "
+        "d(3**x)/dx at 645.9864616352966 is nan (x * 3**(x-1) overflows to inf, times 0), sympy "
+        "1.7976931348621317e308. exponential_time: `out.der(x)` recurses over every path with no memo: "
+        "y = x doubled 16 times took 13 to 25 times as long as 12 times (two runs), the gradient 2**n "
+        "right both times. All by confirm_audits."
     ),
     "mikegrad==0.2.0": (
         "wrong_value and wrong_gradient (log): `log()` clamps its argument to [1e-8, 1 - 1e-8] (meant for "
         "probabilities): log(2) gives -1.00000001e-08 with d/dx = 1.00000001 (sympy 0.6931 and 0.5), "
-        "log(1e-9) gives -18.42 (sympy -20.72). crash (powc), tanh (wrong_value, crash) and "
+        "log(1e-9) gives -18.42 (sympy -20.72). crash (powc), tanh (wrong_value, wrong_gradient, crash) and "
         "nondeterministic: as femtograd; crash (sigmoid): as scalargrad. All by confirm_audits."
     ),
     "kaitorch==0.1.0": (
@@ -270,25 +286,40 @@ NOTES: dict[str, str] = {
         "(math.tanh) and sigmoid (two branches) are right at the edges where the others fail."
     ),
     "omnigrad==0.2.3": (
-        "crash (powc), tanh (wrong_value, crash) and nondeterministic: as femtograd; crash (sigmoid, the "
-        "method `sigmod`): as scalargrad. wrong_gradient (softsign): d/dx x/(1 + |x|) at 0 is 1, the "
-        "backward adds 0 there. wrong_gradient (gamma): `digamma_internal` is a central difference without "
-        "the 1/2, so dΓ(x)/dx at 2.5 is 1.8695, twice sympy's Γ(x)ψ(x) = 0.9347. All by confirm_audits."
+        "crash (powc), tanh (wrong_value, wrong_gradient, crash) and nondeterministic: as femtograd; crash "
+        "(sigmoid, the method `sigmod`): as scalargrad. crash and wrong_value (rdiv): `__rtruediv__` is "
+        "`Value(1) / (self / other)`, so 0 / x at 1 raises ZeroDivisionError and 0.5 / x at the largest "
+        "double gives 0.0 (x / 0.5 overflows), sympy 2.78e-309. wrong_gradient (softsign): d/dx x/(1 + |x|) "
+        "at 0 is 1, the backward adds 0 there. wrong_gradient (gamma): `digamma_internal` is a central "
+        "difference without the 1/2, so dΓ(x)/dx at 2.5 is 1.8695, twice sympy's Γ(x)ψ(x) = 0.9347. All by "
+        "confirm_audits."
     ),
     "fauxgrad==0.2": "crash (sigmoid): as scalargrad (confirm_audits). Parents in a list: deterministic.",
     "tardigrad==0.1.0": (
         "wrong_gradient (gelu): `gelu()` assigns its backward to its input (`self.grad_fn = grad_fn`), not "
         "to its output: on a leaf the gradient is right, but through an interior input nothing reaches the "
         "leaves (d gelu(x*1)/dx at 1 is 0, sympy 1.0833) and a leaf used in two gelus keeps one share "
-        "(1.0833 instead of 2.1666). crash (powc), tanh (wrong_value, crash): as femtograd; crash "
-        "(sigmoid): as scalargrad. Parents in a tuple: deterministic. All by confirm_audits."
+        "(1.0833 instead of 2.1666). wrong_value (gelu): x * (1 + erf(x / sqrt 2)) / 2 cancels to -0.0 at "
+        "-16.635, where gelu is -6.47e-61. crash (powc), tanh: as femtograd; crash (sigmoid): as scalargrad. "
+        "Parents in a tuple: deterministic. All by confirm_audits."
     ),
     "vizgrad==0.1.2": (
         "wrong_gradient (powc): numpy's 0.0 ** -1 is inf (a warning, not an error), so d(x**0)/dx at 0 is "
         "nan, sympy 0. crash (powc): `__pow__` returns None for an exponent that is neither an int, a float "
-        "nor a Value (x ** Fraction(1, 2)), which fails at the next use. Both by confirm_audits. Parents in "
+        "nor a Value (x ** Fraction(1, 2)), which fails at the next use, or, added to a Value, gives nan "
+        "(wrong_value (powc): sqrt(x) + y**2 at (2.1548, 0) is nan, sympy 1.4679). wrong_value (rdiv): 0 / x "
+        "at 5e-324 is nan (0 * x**-1 = 0 * inf), sympy 0. All by confirm_audits. NOT a defect: the stateful "
+        "check's crash (`'numpy.float64' object has no attribute '__iadd__'`) is a false alarm of ours: "
+        "the adapter's set_grad (`.ci/audit_adapters.py`) writes `numpy.zeros_like(leaf.data) + g`, a "
+        "numpy.float64 scalar, where vizgrad keeps 0-d arrays (its own `zero_grad` writes "
+        "`np.zeros_like(node.data)`, and then the same graph's backward runs). Parents in "
         "a set, but confirm_audits' fan-out sum gave one value (4.0) over 20 builds: no nondeterminism "
         "confirmed."
+    ),
+    "torch==2.13.0": (
+        "wrong_value (rdiv): 0 / x at 5e-324 (and -5e-324) is nan, sympy 0: `Tensor.__rdiv__` is "
+        "`self.reciprocal() * other`, and 1 / 5e-324 overflows to inf, times 0 (confirm_audits, through "
+        "0-d float64 tensors as the adapter builds them)."
     ),
     OURS: "no defects.",
 }
