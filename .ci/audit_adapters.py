@@ -42,7 +42,9 @@ class Vizgrad:
     def set_grad(self, leaf: Any, g: Any) -> None:
         import numpy
 
-        leaf.grad = numpy.zeros_like(leaf.data) + g  # an array of its own (backward adds in place)
+        # a 0-d array of its own, as the engine keeps it (backward adds in place); zeros_like(...) + g
+        # would be a numpy scalar, which has no __iadd__: a crash of our adapter, not of vizgrad
+        leaf.grad = numpy.full_like(leaf.data, g)
 
 
 vizgrad = Vizgrad

@@ -1,0 +1,50 @@
+"""An engine in vizgrad's manner: number and gradient are 0-d numpy arrays, and backward() adds
+into each gradient in place (``grad.__iadd__``), so a gradient written as a numpy scalar breaks
+it.  Audited through ``.ci/audit_adapters.py``'s ``Vizgrad`` adapter (module ``vizgrad`` stood in
+by this one): the adapter's ``set_grad`` once wrote a numpy scalar, and the stateful check
+reported our adapter's crash as vizgrad's (AUDITS.md, 2026-12-01)."""
+
+import numpy
+
+
+class Value:
+    def __init__(self, data, _parents=(), _partials=()):
+        self.data = numpy.array(float(data))
+        self.grad = numpy.zeros_like(self.data)
+        self._parents, self._partials = _parents, _partials
+
+    @staticmethod
+    def _wrap(x):
+        return x if isinstance(x, Value) else Value(x)
+
+    def __add__(self, other):
+        other = self._wrap(other)
+        return Value(self.data + other.data, (self, other), (1.0, 1.0))
+
+    def __mul__(self, other):
+        other = self._wrap(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __neg__(self):
+        return self * -1.0
+
+    def __sub__(self, other):
+        return self + (-self._wrap(other))
+
+    __radd__ = __add__
+    __rmul__ = __mul__
+
+    def backward(self):
+        order, seen, stack = [], set(), [(self, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+            elif id(node) not in seen:
+                seen.add(id(node))
+                stack.append((node, True))
+                stack.extend((p, False) for p in node._parents)
+        self.grad.__iadd__(1.0)
+        for node in reversed(order):
+            for parent, partial in zip(node._parents, node._partials):
+                parent.grad.__iadd__(partial * node.grad)
