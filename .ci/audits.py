@@ -308,11 +308,7 @@ NOTES: dict[str, str] = {
         "nan, sympy 0. crash (powc): `__pow__` returns None for an exponent that is neither an int, a float "
         "nor a Value (x ** Fraction(1, 2)), which fails at the next use, or, added to a Value, gives nan "
         "(wrong_value (powc): sqrt(x) + y**2 at (2.1548, 0) is nan, sympy 1.4679). wrong_value (rdiv): 0 / x "
-        "at 5e-324 is nan (0 * x**-1 = 0 * inf), sympy 0. All by confirm_audits. NOT a defect: the stateful "
-        "check's crash (`'numpy.float64' object has no attribute '__iadd__'`) is a false alarm of ours: "
-        "the adapter's set_grad (`.ci/audit_adapters.py`) writes `numpy.zeros_like(leaf.data) + g`, a "
-        "numpy.float64 scalar, where vizgrad keeps 0-d arrays (its own `zero_grad` writes "
-        "`np.zeros_like(node.data)`, and then the same graph's backward runs). Parents in "
+        "at 5e-324 is nan (0 * x**-1 = 0 * inf), sympy 0. All by confirm_audits. Parents in "
         "a set, but confirm_audits' fan-out sum gave one value (4.0) over 20 builds: no nondeterminism "
         "confirmed."
     ),
@@ -331,6 +327,12 @@ FALSE_ALARMS = (
     "now draws only the ops the engine has (falling back to `a + a`), linearity is not applicable "
     "without `c * x`. Regression: `test_the_audit_never_feeds_an_engine_an_op_it_lacks` on the "
     "`tests/engines/missing_ops.py` fixture.",
+    "vizgrad 0.1.2 got a `crash` from the stateful check (`'numpy.float64' object has no attribute "
+    "'__iadd__'`): our adapter's set_grad (`.ci/audit_adapters.py`) wrote `numpy.zeros_like(leaf.data) + "
+    "g`, a numpy scalar, where vizgrad keeps 0-d arrays and adds into them in place; it now writes "
+    "`numpy.full_like(leaf.data, g)`. Regression: "
+    "`test_the_corpus_adapter_for_0d_array_gradients_writes_a_gradient_the_engine_can_add_into` on the "
+    "`tests/engines/zero_d_arrays.py` fixture.",
     "`.ci/confirm_audits.py` first evaluated sympy's derivative of tanh at 1e4 with `sympy.N(expr, 30)`, "
     "which returned 1.1e-165 for 1 - tanh(10000)**2 = 4e-8686; it now evaluates with mpmath at 12,000 "
     "and 24,000 digits and requires both to agree. (The harness's own reference got 0.0, right as a "
