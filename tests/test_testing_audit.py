@@ -106,6 +106,21 @@ def test_the_backward_convention_is_observed_not_assumed():
     )
 
 
+def test_retained_interior_gradients_are_a_convention_the_stateful_check_models():
+    # PyTorch's retain_grad: interior gradients add up across passes, but a stale one never flows on
+    # (torch through the adapter matched no convention and its stateful check judged nothing)
+    from autograd.testing.audit import run_check
+    from tests.engines import retained_interior
+
+    assert backward_convention(retained_interior) == BackwardConvention(
+        leaves="accumulate", interior="retain", seed="accumulate", leaf_output="accumulate"
+    )
+    result = run_check("stateful", retained_interior, examples=20)
+    assert result.status == "passed" and result.judged > 0, [f.summary for f in result.findings]
+    micrograd_like = run_check("stateful", "micrograd.engine", examples=20)  # accumulate and flow on
+    assert micrograd_like.status == "passed"
+
+
 # ---------------------------------------------------------------------- verdicts
 def test_our_engine_has_no_defects_and_its_conventions_are_listed():
     report = audit(autograd, examples=EXAMPLES)

@@ -301,7 +301,9 @@ class BackwardConvention:
     * ``leaves``: a reachable leaf's old gradient is kept and added to (PyTorch, ours,
       micrograd) or reset first.
     * ``interior``: the same for interior nodes; micrograd accumulates, so a stale interior
-      gradient flows on into the leaves below it in the next pass; ours resets.
+      gradient flows on into the leaves below it in the next pass; ours resets; PyTorch's
+      retained gradients (``retain_grad``) accumulate but only the latest pass flows on
+      (``retain``: each pass propagates fresh adjoints and adds them to what is shown).
     * ``seed``: the output's own gradient is set to 1 (``assign``) or has 1 added.
     * ``leaf_output``: ``backward()`` called on a leaf adds 1 to it or sets it to 1.
     """
@@ -312,11 +314,11 @@ class BackwardConvention:
     leaf_output: str = "accumulate"
 
     def describe(self) -> list[str]:
-        interior = (
-            "interior gradients accumulate across backward() calls (a stale one flows on into the next pass)"
-            if self.interior == "accumulate"
-            else "interior gradients hold the latest backward() pass only"
-        )
+        across = "interior gradients accumulate across backward() calls"
+        interior = {
+            "accumulate": f"{across} (a stale one flows on into the next pass)",
+            "retain": f"{across}, but only the latest pass flows on",
+        }.get(self.interior, "interior gradients hold the latest backward() pass only")
         return [
             f"a second backward() {'adds to' if self.leaves == 'accumulate' else 'replaces'} leaf gradients",
             interior,
@@ -335,6 +337,11 @@ _CONVENTIONS = [
     for leaves in ("accumulate", "reset")
     for interior in ("reset", "accumulate")
     for seed in ("assign", "accumulate")
+    for leaf_output in ("accumulate", "assign")
+] + [  # after the others, so that an engine matching one of them is still described by it
+    BackwardConvention(leaves, "retain", seed, leaf_output)
+    for leaves in ("accumulate", "reset")
+    for seed in ("accumulate", "assign")
     for leaf_output in ("accumulate", "assign")
 ]
 
@@ -389,8 +396,21 @@ def model_backward(
     seen = _reachable(args, y)
     for k in seen:
         keep = convention.leaves if args[k] is None else convention.interior
-        if keep != "accumulate":
+        if keep not in ("accumulate", "retain"):
             grads[k] = Fraction(0)
+    if convention.interior == "retain":  # this pass's adjoints flow on; what is shown adds them up
+        adjoint = dict.fromkeys(seen, Fraction(0))
+        adjoint[y] = Fraction(1)
+        for k in sorted((k for k in seen if args[k] is not None), reverse=True):
+            operands = args[k] or ()
+            op, c = ops[k]
+            for a, p in zip(operands, _exact_partials(op, c, [values[i] for i in operands]), strict=True):
+                adjoint[a] += adjoint[k] * p
+        for k in seen:
+            grads[k] += adjoint[k]
+        if convention.seed == "assign":
+            grads[y] = Fraction(1)
+        return
     grads[y] = Fraction(1) if convention.seed == "assign" else grads[y] + 1
     for k in sorted((k for k in seen if args[k] is not None), reverse=True):
         operands = args[k] or ()
