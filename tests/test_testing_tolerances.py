@@ -725,3 +725,56 @@ def test_a_relu_input_exactly_0_but_nonzero_in_floats_beyond_its_bound(judged):
             OracleInconclusive, match=re.escape(f"relu n10: its input n9 is {t * t!r} in floats")
         ):
             assert_grads_symbolic(graph)
+
+
+# ---------------------------------------------------------------------- working precision (float32 engines)
+def test_a_number_is_rounded_as_a_float32_engine_holds_it():
+    from autograd.testing.oracles import to_precision
+
+    assert to_precision(0.1, "float64") == 0.1
+    assert to_precision(0.1, "float32") == 0.100000001490116119384765625  # 13421773 / 2**27
+    assert to_precision(2.0**-149, "float32") == 2.0**-149  # float32's smallest subnormal survives
+    assert to_precision(1e39, "float32") == math.inf  # beyond float32's range
+    assert to_precision(-1e39, "float32") == -math.inf
+    assert to_precision(-math.inf, "float32") == -math.inf
+    assert math.isnan(to_precision(math.nan, "float32"))
+
+
+def test_a_range_limit_is_anything_but_zero_outside_the_normal_numbers_of_the_precision():
+    from autograd.testing.oracles import in_precision_range
+
+    assert in_precision_range("float32", 0.0, 1.0, -2.0**-126, 3.4028234663852886e38)
+    assert not in_precision_range("float32", 1.0, 2.0**-127)  # float32 subnormal
+    assert not in_precision_range("float32", -3.5e38)
+    assert in_precision_range("float64", 2.0**-1022, 1e308, -1e-300)
+    assert not in_precision_range("float64", 1e-310)  # float64 subnormal
+    assert in_precision_range("float32")  # nothing to judge: in range
+
+
+def test_the_working_precision_is_the_engines_unless_named():
+    from autograd.testing.engines import WORKING_PRECISION
+    from autograd.testing.oracles import working_precision
+
+    assert working_precision("float32") == (2.0**-23, 2.0**-149)
+    assert working_precision("float64") == (2.0**-52, 2.0**-1074)
+    token = WORKING_PRECISION.set("float32")
+    try:
+        assert working_precision() == (2.0**-23, 2.0**-149)
+    finally:
+        WORKING_PRECISION.reset(token)
+    assert working_precision() == (2.0**-52, 2.0**-1074)
+
+
+def test_float32_tolerances_scale_with_float32s_eps_and_move_the_leaves():
+    graph = Graph((0.1, 0.3), (Node("mul", (0, 1)),))
+    grads64, fwd64 = symbolic_tolerances(graph, precision="float64")
+    grads32, fwd32 = symbolic_tolerances(graph, precision="float32")
+    # d(x*y)/dx = y: float32 rounds the leaf y (by up to 0.3 * 2**-24), a float64 engine does not
+    assert grads64[0] < 1e-14
+    assert 16 * 0.3 * 2.0**-23 <= grads32[0] < 1e-4
+    assert 16 * 0.1 * 2.0**-23 <= grads32[1] < 1e-4
+    assert fwd64 < 1e-15 and 16 * 0.03 * 2.0**-23 <= fwd32 < 1e-5
+    # a leaf within float32's rounding of 0 under a log: moving it by that rounding leaves log's domain
+    near = Graph((1e-44,), (Node("log", (0,)),))
+    with pytest.raises(OracleInconclusive, match="moving a leaf to size the tolerance fails"):
+        symbolic_tolerances(near, precision="float32")
