@@ -778,3 +778,33 @@ def test_float32_tolerances_scale_with_float32s_eps_and_move_the_leaves():
     near = Graph((1e-44,), (Node("log", (0,)),))
     with pytest.raises(OracleInconclusive, match="moving a leaf to size the tolerance fails"):
         symbolic_tolerances(near, precision="float32")
+
+
+def test_a_float32_engine_rounds_its_leaves_so_a_relu_input_near_its_kink_is_not_judged():
+    from autograd.testing.engines import WORKING_PRECISION
+    from autograd.testing.oracles import kink_check
+
+    # relu(x - y) at x = 0.1, y = 0.1 + 1e-9: in doubles the difference -1e-9 is far from its error
+    # bound; a float32 engine rounds each leaf by up to 0.1 * 2**-24, which can flip its sign.
+    graph = Graph((0.1, 0.1 + 1e-9), (Node("sub", (0, 1)), Node("relu", (2,))))
+    kink_check(graph, graph.reference())  # float64: judged
+    # bound = 16 (0.1 eps32) + 16 ((0.1 + 1e-9) eps32) + sub's own 16 (|err| eps32): 3.81e-07
+    token = WORKING_PRECISION.set("float32")
+    try:
+        with pytest.raises(OracleInconclusive, match=r"forward error bound 3\.81e-07: too close"):
+            kink_check(graph, graph.reference())
+    finally:
+        WORKING_PRECISION.reset(token)
+
+
+def test_a_float32_relu_on_a_leaf_exactly_0_is_not_judged_without_the_convention():
+    from autograd.testing.engines import WORKING_PRECISION
+    from autograd.testing.oracles import kink_check
+
+    graph = Graph((0.0,), (Node("relu", (0,)),))
+    token = WORKING_PRECISION.set("float32")
+    try:
+        with pytest.raises(OracleInconclusive, match="too close to the kink"):
+            kink_check(graph, graph.reference())
+    finally:
+        WORKING_PRECISION.reset(token)
