@@ -496,9 +496,8 @@ def test_record_events_reports_each_shape_of_a_graph(monkeypatch):
     events: list = []
     monkeypatch.setattr(gs, "event", events.append)
     # x0 + x0 (reuse, x0 feeds one node), 2 - n2, n3 * x1, x1 ** 2 (x1 fans out): depth 3
-    gs.record_events(
-        Graph((0.5, 1.0), (Node("add", (0, 0)), Node("rsub", (2,), 2), Node("mul", (3, 1)), Node("powc", (1,), 2)))
-    )
+    nodes = (Node("add", (0, 0)), Node("rsub", (2,), 2), Node("mul", (3, 1)), Node("powc", (1,), 2))
+    gs.record_events(Graph((0.5, 1.0), nodes))
     assert events == [
         "op: add", "shape: reuse (one node twice in one op)", "op: rsub", "shape: constant operand",
         "op: mul", "op: powc", "shape: constant operand",
@@ -528,7 +527,8 @@ def test_graphs_draw_only_the_ops_and_leaves_asked_for():
     assert ops["mul"] >= 20 and ops["exp"] >= 20, ops
     from hypothesis import strategies as st
 
-    assert all(graph.leaves == (0.25,) * len(graph.leaves) for graph in drawn(gs.graphs(leaves=st.just(0.25)), 20))
+    for graph in drawn(gs.graphs(leaves=st.just(0.25)), 20):
+        assert graph.leaves == (0.25,) * len(graph.leaves)
     leaves = [x for graph in drawn(gs.graphs(), 60) for x in graph.leaves]  # floats by default
     assert all(type(x) is float for x in leaves) and sum(x != int(x) for x in leaves) >= len(leaves) / 2
 
