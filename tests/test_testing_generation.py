@@ -541,9 +541,12 @@ def test_graphs_reach_the_bound_and_the_node_limits_and_never_more():
         n_leaves = len(graph.leaves)
         assert all(max(n.args) < n_leaves for n in graph.nodes if n.op == "mul"), graph  # leaf * leaf
     # neg fits anything, and joins are adds: the negs are the drawn nodes (and the root op on top)
-    negs = [sum(n.op == "neg" for n in g.nodes) for g in drawn(gs.graphs(ops=["neg"], max_nodes=3), 150)]
+    negs = [sum(n.op == "neg" for n in g.nodes) for g in drawn(gs.graphs(ops=["neg"], max_nodes=3), 300)]
     assert max(negs) == 4 and min(negs) == 1  # up to max_nodes, and the root op
-    assert sum(k == 1 for k in negs) >= 10 and sum(k == 4 for k in negs) >= 10, Counter(negs)
+    # "another node?" stops one time in max_nodes + 1: measured (of 150) 70 graphs of 1 neg, 21 of 2,
+    # 26 of 3, 33 of 4; with a stop chance near 0 (an unbounded draw) 52, 8, 28, 62
+    shares = {k: n / len(negs) for k, n in Counter(negs).items()}
+    assert shares[1] >= 0.2 and shares[2] >= 0.09 and 0.07 <= shares[4] <= 0.3, Counter(negs)
     negs = [sum(n.op == "neg" for n in g.nodes) for g in drawn(gs.graphs(ops=["neg"]), 100)]
     assert max(negs) == 8 + 1  # the default max_nodes, and the root op
     for f, g, _, _ in drawn(gs.graph_pairs(), 60):
@@ -573,6 +576,7 @@ def test_operands_fall_back_to_a_first_operand_that_has_a_partner():
         assert gs._operands(data.draw, OPS["mul"], None, [1e9, 1e4], 1e12) == (1, 1)
         # the root op's first operand is given: none when it has no partner (vpow of a negative base)
         assert gs._operands(data.draw, OPS["vpow"], None, [2.0, -1.0], first=1) is None
+        assert gs._operands(data.draw, OPS["mul"], None, [1e4], 1e12, first=0) == (0, 0)  # its own bound
         # vsum and dot stop adding terms when no slot keeps the sum within the bound
         assert gs._operands(data.draw, OPS["vsum"], None, [1.0], 1.5) == (0,)
         assert gs._operands(data.draw, OPS["dot"], None, [1.0], 2.5) == (0, 0, 0)
