@@ -251,12 +251,13 @@ def excluded_lines(config: dict) -> list[str]:
 
 
 def survivors(workdir: Path) -> dict[str, str]:
-    """{mutant name: status} for every mutant `mutmut results` reports as not killed."""
+    """{mutant name: status} for every mutant `mutmut results` reports as surviving (SURVIVING; it
+    also lists the ones that timed out, which count as killed, so they need no row)."""
     out = mutmut(workdir, "results").stdout
     found = {}
     for line in out.splitlines():
         name, sep, status = line.strip().rpartition(": ")
-        if sep and "__mutmut_" in name:
+        if sep and "__mutmut_" in name and status in SURVIVING:
             found[name] = status
     return found
 

@@ -52,6 +52,12 @@ class Shapes:
     # binary nodes (not add: the joins of unused nodes never reuse) with 3 or more slots before them
     choosing: int = 0
     choosing_reuse: int = 0  # of those, the ones with one slot as both operands
+    # operand kind ("unary", "binary", "vsum", "dot") -> drawn nodes (not the graph's last node, not add:
+    # joins and the root op on top take the newest slot by design) with 4 or more slots before them,
+    # and of those the ones whose first operand (dot: its start) is the newest slot: long chains
+    first_choices: Counter = field(default_factory=Counter)
+    first_newest: Counter = field(default_factory=Counter)
+    terms: Counter = field(default_factory=Counter)  # ("vsum", terms) | ("dot", weight/input pairs) -> nodes
 
 
 def const_side(op: str, c: object) -> str:
@@ -75,6 +81,12 @@ def shape_counts(graphs: list[Graph]) -> Shapes:
             if OPS[node.op].arity == 2 and node.op != "add" and slot >= 3:
                 s.choosing += 1
                 s.choosing_reuse += node.args[0] == node.args[1]
+            kind = {1: "unary", 2: "binary"}.get(OPS[node.op].arity, node.op)
+            if node.op != "add" and i < len(graph.nodes) - 1 and slot >= 4:
+                s.first_choices[kind] += 1
+                s.first_newest[kind] += (node.args[-1] if kind == "dot" else node.args[0]) == slot - 1
+            if kind in ("vsum", "dot"):
+                s.terms[kind, len(node.args) if kind == "vsum" else len(node.args) // 2] += 1
             if node.const is not None:
                 s.const_side[node.op, const_side(node.op, node.const)] += 1
                 s.consts[node.op, repr(node.const)] += 1
@@ -107,8 +119,18 @@ def sample(strategy) -> Shapes:
 
 def drawable_ops(engine, exact: bool) -> dict[str, tuple]:
     """The ops of the table the strategy may draw for this engine (all that it supports, rational
-    ones for exact graphs), each with the constants it may draw."""
-    return {spec.name: consts for spec, consts in gs._choices(resolve_engine(engine), exact, None)}
+    ones for exact graphs), each with the constants it may draw: read from the table itself, not
+    from the strategy's own choice of ops (a strategy that dropped ops would agree with itself)."""
+    eng = resolve_engine(engine)
+    found = {}
+    for name, spec in OPS.items():
+        if not eng.supports(name):
+            continue
+        consts = tuple(c for c in spec.usable_consts(eng) if not exact or spec.rational(c))
+        if (spec.consts and not consts) or (exact and not spec.consts and not spec.rational(None)):
+            continue  # a constant op with none usable; an op never rational on rationals
+        found[name] = consts
+    return found
 
 
 def assert_every_shape(s: Shapes, ops: dict[str, tuple]) -> None:
@@ -181,6 +203,7 @@ def test_rational_graphs_draw_every_shape_of_every_closed_op():
     assert set(s.nodes) <= set(ops) and s.dead == 0
     assert set(s.leaves) == {1, 2, 3, 4}  # the default max_leaves
     assert s.leaf_fan_out >= SAMPLE / 10 and s.interior_fan_out >= SAMPLE / 20
+    assert_chains_reuse_and_terms(s, exact=True)  # (below: judged in this process, as this test is)
 
 
 # ---------------------------------------------------------------------- the other strategies
@@ -239,7 +262,8 @@ def test_stress_graphs_draw_every_hazard_and_stay_finite():
         hazards["tiny leaf"] += any(0 < abs(x) < 1e-100 for x in graph.leaves)
         hazards["huge leaf"] += any(abs(x) >= 1e100 for x in graph.leaves)
         hazards["ordinary node"] += any(n.op not in ("rsub", "mul", "relu", "add") for n in graph.nodes)
-    assert hazards["product near the float range"] >= 2, hazards  # rare: it needs two huge leaves
+    # rare: it needs two huge leaves; measured 14 (4 from ordinary mul nodes alone, without the gadget)
+    assert hazards["product near the float range"] >= 8, hazards
     assert hazards["relu of a tiny product"] >= 3, hazards
     assert {len(graph.leaves) for graph in graphs} == {1, 2, 3, 4}
     for hazard in ("cancellation c - (c - x)", "cancellation of a tiny x", "square n * n",
@@ -273,7 +297,8 @@ def test_stress_graphs_keep_every_path_gain_within_the_bound():
 
 
 def test_a_cancellation_cancels_a_tiny_value_whenever_there_is_one():
-    for graph in drawn(gs.stress_graphs(), 200):
+    others = newest = 0
+    for graph in drawn(gs.stress_graphs(), 300):
         values = graph.evaluate()
         n_leaves = len(graph.leaves)
         for i, node in enumerate(graph.nodes[1:], 1):
@@ -286,6 +311,11 @@ def test_a_cancellation_cancels_a_tiny_value_whenever_there_is_one():
                 tiny = [v for v in values[: n_leaves + i - 1] if 0 < abs(v) < 1e-12]
                 x = values[inner.args[0]]
                 assert not tiny or 0 < abs(x) < 1e-12, (graph, x)
+                if not tiny and n_leaves + i - 1 >= 3:  # none tiny: any slot, the newest preferred
+                    others += 1
+                    newest += inner.args[0] == n_leaves + i - 2
+    # measured 38 of 59 (none tiny, 3 or more slots); without the preference about 1 in 4
+    assert others >= 20 and newest >= 0.4 * others, (newest, others)
 
 
 def test_mlp_graphs_draw_weights_of_both_signs_within_one():
@@ -427,3 +457,138 @@ def test_an_inconclusive_oracle_is_counted_as_an_event_named_by_its_reason(monke
 
     gs.reject_inconclusive(inconclusive)
     assert events == ["inconclusive: reference"] and rejected == [True]
+
+
+# ---------------------------------------------------------------------- shapes judged in this process
+# (the `alone` tests above run their sample in a child interpreter, where mutation testing does not
+# see which functions they reach: these run in the test's own process, with bounds wide enough for
+# any collection of modules)
+def assert_chains_reuse_and_terms(s: Shapes, exact: bool) -> None:
+    for kind, n in s.first_choices.items():  # a coin flip prefers the newest slot: about 1/2 + 1/(2n)
+        # (less for dot: a start near the bound leaves no weight/input pair, and no dot, more often)
+        if n >= 20:
+            share = 0.25 if kind == "dot" else 0.4  # without the coin: at most 1/4 (4 slots or more)
+            assert s.first_newest[kind] >= share * n, (kind, s.first_newest, s.first_choices)
+    # reuse on purpose about one in three when it fits (0.75 if the coin were 2/3); the floor only where
+    # reuse nearly always fits (rationals: measured 0.39, 0.27 by chance only, 0.32 at one in four)
+    floor = 0.35 if exact else 0.0
+    assert floor * s.choosing <= s.choosing_reuse <= 0.55 * s.choosing, (s.choosing_reuse, s.choosing)
+    for kind, most in (("vsum", 4), ("dot", 3)):  # 1 to 4 terms; 1 to 3 weight/input pairs
+        counts = {k: n for (op, k), n in s.terms.items() if op == kind}
+        total = sum(counts.values())
+        assert total >= 20 and set(counts) <= set(range(1, most + 1)), (kind, counts)
+        assert counts.get(1, 0) >= total / 10 and total - counts.get(1, 0) >= total / 4, (kind, counts)
+
+
+def test_float_graphs_make_chains_reuse_on_purpose_and_vary_their_terms():
+    s = shape_counts(drawn(gs.graphs(max_nodes=12), 300))
+    assert_chains_reuse_and_terms(s, exact=False)
+    assert set(s.nodes) == set(drawable_ops("autograd", exact=False))  # every op of the table
+    ops = drawable_ops("micrograd.engine", exact=False)
+    assert set(shape_counts(drawn(gs.graphs("micrograd.engine"), 150)).nodes) == set(ops)
+
+
+def test_record_events_reports_each_shape_of_a_graph(monkeypatch):
+    events: list = []
+    monkeypatch.setattr(gs, "event", events.append)
+    # x0 + x0 (reuse, x0 feeds one node), 2 - n2, n3 * x1, x1 ** 2 (x1 fans out): depth 3
+    nodes = (Node("add", (0, 0)), Node("rsub", (2,), 2), Node("mul", (3, 1)), Node("powc", (1,), 2))
+    gs.record_events(Graph((0.5, 1.0), nodes))
+    assert events == [
+        "op: add", "shape: reuse (one node twice in one op)", "op: rsub", "shape: constant operand",
+        "op: mul", "op: powc", "shape: constant operand",
+        "shape: leaf fan-out (a leaf feeds several nodes)", "depth: 1", "leaves: 2",
+    ]  # fmt: skip
+    events.clear()
+    # n1 = -x0 feeds n2 and n3 (the first interior node fans out, no leaf does): depth 3
+    gs.record_events(Graph((0.5,), (Node("neg", (0,)), Node("exp", (1,)), Node("mul", (1, 2)))))
+    assert events == [
+        "op: neg", "op: exp", "op: mul",
+        "shape: shared subexpression (an interior node feeds several nodes)", "depth: 2-3", "leaves: 1",
+    ]  # fmt: skip
+    events.clear()
+    chain = Graph((0.5,), tuple(Node("neg", (k,)) for k in range(8)))  # depth 8
+    gs.record_events(chain)
+    assert events[-2:] == ["depth: 8+", "leaves: 1"]
+    for length, depth in ((2, "2-3"), (4, "4-7"), (7, "4-7")):
+        events.clear()
+        gs.record_events(Graph((0.5,), tuple(Node("neg", (k,)) for k in range(length))))
+        assert events[-2:] == [f"depth: {depth}", "leaves: 1"]
+
+
+def test_graphs_draw_only_the_ops_and_leaves_asked_for():
+    for graph in drawn(gs.graphs(ops=["mul", "exp"]), 60):
+        assert {n.op for n in graph.nodes} <= {"mul", "exp", "add"}  # add: the joins of unused nodes
+    ops = Counter(n.op for graph in drawn(gs.graphs(ops=["mul", "exp"]), 60) for n in graph.nodes)
+    assert ops["mul"] >= 20 and ops["exp"] >= 20, ops
+    from hypothesis import strategies as st
+
+    for graph in drawn(gs.graphs(leaves=st.just(0.25)), 20):
+        assert graph.leaves == (0.25,) * len(graph.leaves)
+    leaves = [x for graph in drawn(gs.graphs(), 60) for x in graph.leaves]  # floats by default
+    assert all(type(x) is float for x in leaves) and sum(x != int(x) for x in leaves) >= len(leaves) / 2
+
+
+def test_graphs_reach_the_bound_and_the_node_limits_and_never_more():
+    from hypothesis import strategies as st
+
+    # 10 * 10 is exactly ops.BOUND, which is allowed; nothing else fits, not even as the root op on top
+    for graph in drawn(gs.graphs(ops=["mul"], leaves=st.just(10.0)), 30):
+        n_leaves = len(graph.leaves)
+        assert all(max(n.args) < n_leaves for n in graph.nodes if n.op == "mul"), graph  # leaf * leaf
+    # neg fits anything, and joins are adds: the negs are the drawn nodes (and the root op on top)
+    negs = [sum(n.op == "neg" for n in g.nodes) for g in drawn(gs.graphs(ops=["neg"], max_nodes=3), 300)]
+    assert max(negs) == 4 and min(negs) == 1  # up to max_nodes, and the root op
+    # "another node?" stops one time in max_nodes + 1: measured (of 150) 70 graphs of 1 neg, 21 of 2,
+    # 26 of 3, 33 of 4; with a stop chance near 0 (an unbounded draw) 52, 8, 28, 62
+    shares = {k: n / len(negs) for k, n in Counter(negs).items()}
+    assert shares[1] >= 0.2 and shares[2] >= 0.09 and 0.07 <= shares[4] <= 0.3, Counter(negs)
+    negs = [sum(n.op == "neg" for n in g.nodes) for g in drawn(gs.graphs(ops=["neg"]), 100)]
+    assert max(negs) == 8 + 1  # the default max_nodes, and the root op
+    for f, g, _, _ in drawn(gs.graph_pairs(), 60):
+        assert f.nodes and g.nodes  # both graphs have nodes
+
+
+def test_graphs_on_ops_that_fit_nothing_say_so():
+    from hypothesis import strategies as st
+
+    with pytest.raises(ValueError, match=r"graphs: the engine autograd supports none of the ops \[\]"):
+        gs.graphs(ops=[])
+    with pytest.raises(ValueError, match=r"graphs: none of the ops \['log'\] fits any slot"):
+        drawn(gs.graphs(ops=["log"], leaves=st.just(-1.0)), 1)
+
+
+OPERAND_SETTINGS = settings(max_examples=40, derandomize=True, database=None, deadline=None)
+
+
+def test_operands_fall_back_to_a_first_operand_that_has_a_partner():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    @OPERAND_SETTINGS
+    @given(st.data())
+    def check(data):
+        # 1e9 has no partner within 1e12, 1e4 has itself (1e8: beyond ops.BOUND, within this bound)
+        assert gs._operands(data.draw, OPS["mul"], None, [1e9, 1e4], 1e12) == (1, 1)
+        # the root op's first operand is given: none when it has no partner (vpow of a negative base)
+        assert gs._operands(data.draw, OPS["vpow"], None, [2.0, -1.0], first=1) is None
+        assert gs._operands(data.draw, OPS["mul"], None, [1e4], 1e12, first=0) == (0, 0)  # its own bound
+        # vsum and dot stop adding terms when no slot keeps the sum within the bound
+        assert gs._operands(data.draw, OPS["vsum"], None, [1.0], 1.5) == (0,)
+        assert gs._operands(data.draw, OPS["dot"], None, [1.0], 2.5) == (0, 0, 0)
+
+    check()
+
+
+def test_stress_graphs_draw_ordinary_nodes_beyond_the_ordinary_bound():
+    # ordinary nodes (not the gadgets' ops) may reach STRESS_BOUND, not only ops.BOUND
+    beyond = Counter()
+    for graph in drawn(gs.stress_graphs(), 200):
+        values = graph.evaluate()
+        n_leaves = len(graph.leaves)
+        for i, node in enumerate(graph.nodes):
+            if node.op not in ("rsub", "mul", "relu", "add") and abs(values[n_leaves + i]) > gs.BOUND:
+                beyond[{1: "unary", 2: "binary"}.get(OPS[node.op].arity, node.op)] += 1
+    # measured 41 unary, 4 vsum, 3 binary (dev seed); the binary, vsum and dot operands' own bound
+    # is checked on chosen values in test_operands_fall_back_to_a_first_operand_that_has_a_partner
+    assert beyond["unary"] >= 10 and sum(beyond.values()) >= 15, beyond
