@@ -145,20 +145,13 @@ class AmbiguousRead(LookupError):
     """A read under the "each" convention listed several outputs' gradients: none is judged."""
 
 
-class Accessors:
-    """The adapter of an engine with a backward method whose number or gradient is read through a
-    zero-argument method (``v.data()``, ``v.grad()``) rather than an attribute.
+class _DiscoveredClass:
+    """What both discovered adapters share: Values of ``cls``, their number read through the member
+    ``data_attr`` (an attribute, a property, or a zero-argument method: :func:`read_member`)."""
 
-    ``backward(output, leaves)`` calls ``output.<backward>()``; ``grad(v)`` reads ``v.<grad>``
-    (any Value, interior ones too).  ``set_grad`` exists only when the gradient is an attribute
-    that can be written (``settable``): a gradient behind a method cannot be zeroed by the harness.
-    """
-
-    def __init__(self, cls: type, data: str, grad: str, backward: str, *, settable: bool = False) -> None:
-        self.cls, self.data_attr, self.grad_attr, self.backward_method = cls, data, grad, backward
+    def __init__(self, cls: type, data: str) -> None:
+        self.cls, self.data_attr = cls, data
         self.name = f"{cls.__module__}:{cls.__qualname__}"
-        if settable:
-            self.set_grad = self._set_grad
 
     def make(self, x: Any) -> Any:
         return self.cls(x)
@@ -177,6 +170,22 @@ class Accessors:
     def data(self, v: Any) -> Any:
         return read_member(v, self.data_attr)
 
+
+class Accessors(_DiscoveredClass):
+    """The adapter of an engine with a backward method whose number or gradient is read through a
+    zero-argument method (``v.data()``, ``v.grad()``) rather than an attribute.
+
+    ``backward(output, leaves)`` calls ``output.<backward>()``; ``grad(v)`` reads ``v.<grad>``
+    (any Value, interior ones too).  ``set_grad`` exists only when the gradient is an attribute
+    that can be written (``settable``): a gradient behind a method cannot be zeroed by the harness.
+    """
+
+    def __init__(self, cls: type, data: str, grad: str, backward: str, *, settable: bool = False) -> None:
+        super().__init__(cls, data)
+        self.grad_attr, self.backward_method = grad, backward
+        if settable:
+            self.set_grad = self._set_grad
+
     def backward(self, output: Any, leaves: Sequence[Any], *, create_graph: bool = False) -> Any:
         if create_graph:
             raise TypeError(f"{self.name}: create_graph is not known through {self.backward_method}()")
@@ -189,7 +198,7 @@ class Accessors:
         setattr(v, self.grad_attr, g)
 
 
-class GradientOnRead:
+class GradientOnRead(_DiscoveredClass):
     """The adapter of an engine whose gradient is computed when read (``x.grad(y)``, ``y.der(x)``,
     ``x.grad()``, ``x.derivative``).
 
@@ -208,30 +217,13 @@ class GradientOnRead:
             raise ValueError(
                 f"GradientOnRead: unknown convention {convention!r} (one of {list(READ_CONVENTIONS)})"
             )
-        self.cls, self.data_attr, self.method, self.convention = cls, data, method, convention
-        self.name = f"{cls.__module__}:{cls.__qualname__}"
+        super().__init__(cls, data)
+        self.method, self.convention = method, convention
         self._grads: dict[int, tuple[Any, Any]] = {}  # id(leaf) -> (leaf, its gradient)
         # d(output)/dv for any v, later: only when the method is told which output
         self.read: Callable[[Any, Any], Any] | None = (
             self._read if convention in ("passed", "output") else None
         )
-
-    def make(self, x: Any) -> Any:
-        return self.cls(x)
-
-    def is_value(self, obj: Any) -> bool:
-        """A Value of the engine: of its class, or of another class showing the same number member
-        (an op may build a subclass of a common base, as gradpy's ``Addition``); an array a method
-        returns is none."""
-        if isinstance(obj, self.cls):
-            return True
-        # the member on the class (a property, a method), or in the instance (not read: a property
-        # may be costly, as gradpy's re-evaluates the whole expression)
-        shown = hasattr(type(obj), self.data_attr) or self.data_attr in getattr(obj, "__dict__", {})
-        return shown and not isinstance(obj, Number | str)
-
-    def data(self, v: Any) -> Any:
-        return read_member(v, self.data_attr)
 
     def _read(self, v: Any, output: Any) -> Any:
         """d(output)/dv, through the engine's member and convention."""
