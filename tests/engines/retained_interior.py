@@ -3,11 +3,13 @@ every backward() propagates fresh adjoints and adds them to what each node shows
 interior gradient accumulates across passes but a stale one never flows on into the leaves
 (unlike micrograd's).  A convention, not a defect: the stateful check must model it."""
 
+from tests.engines.reverse_sweep import adjoints, depth_first_order
+
 
 class Value:
-    def __init__(self, data, _parents=(), _partials=()):
+    def __init__(self, data, parents=(), partials=()):
         self.data, self.grad = data, 0
-        self._parents, self._partials = _parents, _partials
+        self.parents, self.partials = parents, partials
 
     @staticmethod
     def _wrap(x):
@@ -31,18 +33,7 @@ class Value:
     __rmul__ = __mul__
 
     def backward(self):
-        order, seen, stack = [], set(), [(self, False)]
-        while stack:
-            node, done = stack.pop()
-            if done:
-                order.append(node)
-            elif id(node) not in seen:
-                seen.add(id(node))
-                stack.append((node, True))
-                stack.extend((p, False) for p in node._parents)
-        adjoint = {id(self): 1}
-        for node in reversed(order):
-            for parent, partial in zip(node._parents, node._partials):
-                adjoint[id(parent)] = adjoint.get(id(parent), 0) + partial * adjoint.get(id(node), 0)
+        order = depth_first_order(self, lambda node: node.parents)
+        adjoint = adjoints(self, order)  # this pass's adjoints, fresh
         for node in order:
             node.grad += adjoint.get(id(node), 0)

@@ -6,6 +6,8 @@ reported our adapter's crash as vizgrad's (AUDITS.md, 2026-12-01)."""
 
 import numpy
 
+from tests.engines.reverse_sweep import depth_first_order
+
 
 class Value:
     def __init__(self, data, _parents=(), _partials=()):
@@ -35,16 +37,7 @@ class Value:
     __rmul__ = __mul__
 
     def backward(self):
-        order, seen, stack = [], set(), [(self, False)]
-        while stack:
-            node, done = stack.pop()
-            if done:
-                order.append(node)
-            elif id(node) not in seen:
-                seen.add(id(node))
-                stack.append((node, True))
-                stack.extend((p, False) for p in node._parents)
         self.grad.__iadd__(1.0)
-        for node in reversed(order):
+        for node in reversed(depth_first_order(self, lambda node: node._parents)):
             for parent, partial in zip(node._parents, node._partials):
                 parent.grad.__iadd__(partial * node.grad)
