@@ -398,25 +398,21 @@ def model_backward(
         keep = convention.leaves if args[k] is None else convention.interior
         if keep not in ("accumulate", "retain"):
             grads[k] = Fraction(0)
-    if convention.interior == "retain":  # this pass's adjoints flow on; what is shown adds them up
-        adjoint = dict.fromkeys(seen, Fraction(0))
-        adjoint[y] = Fraction(1)
-        for k in sorted((k for k in seen if args[k] is not None), reverse=True):
-            operands = args[k] or ()
-            op, c = ops[k]
-            for a, p in zip(operands, _exact_partials(op, c, [values[i] for i in operands]), strict=True):
-                adjoint[a] += adjoint[k] * p
-        for k in seen:
-            grads[k] += adjoint[k]
-        if convention.seed == "assign":
-            grads[y] = Fraction(1)
-        return
-    grads[y] = Fraction(1) if convention.seed == "assign" else grads[y] + 1
+    # what flows on: the whole gradient (old part included when interior gradients accumulate), or
+    # under "retain" this pass's adjoints alone, added to what is shown afterwards
+    retain = convention.interior == "retain"
+    flow: Any = dict.fromkeys(seen, Fraction(0)) if retain else grads
+    flow[y] = Fraction(1) if convention.seed == "assign" or retain else grads[y] + 1
     for k in sorted((k for k in seen if args[k] is not None), reverse=True):
         operands = args[k] or ()
         op, c = ops[k]
         for a, p in zip(operands, _exact_partials(op, c, [values[i] for i in operands]), strict=True):
-            grads[a] += grads[k] * p
+            flow[a] += flow[k] * p
+    if retain:
+        for k in seen:
+            grads[k] += flow[k]
+        if convention.seed == "assign":
+            grads[y] = Fraction(1)
 
 
 def backward_convention(engine: Any = None, *, exact: bool | None = None) -> BackwardConvention | None:
