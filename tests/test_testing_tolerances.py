@@ -808,3 +808,76 @@ def test_a_float32_relu_on_a_leaf_exactly_0_is_not_judged_without_the_convention
             kink_check(graph, graph.reference())
     finally:
         WORKING_PRECISION.reset(token)
+
+
+# ------------------------------------------------- float32 engines: finite differences, leaf moves
+EPS32 = 2.0**-23  # float32's eps, written out
+
+
+@pytest.fixture
+def keep_precision():
+    """Each oracle sets the working precision of the engine it checks: restore it afterwards."""
+    from autograd.testing.engines import WORKING_PRECISION
+
+    token = WORKING_PRECISION.set(WORKING_PRECISION.get())
+    yield
+    WORKING_PRECISION.reset(token)
+
+
+def float32_mul_slip(slip):
+    """The float32 fixture engine with d(a*b)/da = b * (1 + slip) (d/db right)."""
+    from tests.engines import float32
+
+    class Value(float32.Value):
+        def __mul__(self, other):
+            other = self._lift(other)
+            a, b = self.data, other.data
+            return self._with_partials(a * b, (self, other), (b * (1 + slip), a))
+
+    return Value
+
+
+def test_fd_of_a_float32_engine_widens_by_the_double_precision_function_bound(keep_precision):
+    # x0 * x1 at (0.75, -1.25) along x0, engine in float32: the engine's gradient may be off by the
+    # symbolic tol_0 of float32 = S_0 + W_0 = C eps32 |x1| (the leaf x1 rounded) + C eps32 |x1| (2 + 2)
+    # = 100 eps32; finite differences evaluate f in DOUBLES, so f_err is the double-precision forward
+    # bound C eps |x0 x1| = 15 eps (2 f_err / h), with rounding 4 eps F / h, F = |x0 x1| (to 1e-5).
+    # float32's f_err (45 eps32, over h: about 1.8) would accept any gradient at all.
+    (row, _) = assert_grads_fd(PRODUCT, "tests.engines.float32", rtol=0, atol=0).rows
+    f = abs(A * B)
+    assert row.tol == near(100 * EPS32 + (4 * EPS * f + 2 * C * EPS * f) / H0, rel=1e-4)
+    # a slip of 1.25 * 2**-16 = 160 eps32 is caught, one of 80 eps32 is not
+    with pytest.raises(GradientMismatch):
+        assert_grads_fd(PRODUCT, float32_mul_slip(2.0**-16), rtol=0, atol=0)
+    assert assert_grads_fd(PRODUCT, float32_mul_slip(2.0**-17), rtol=0, atol=0).ok
+
+
+def test_float32_leaf_moves_take_the_larger_side_of_a_curved_function():
+    # exp(x0) at 20 in float32: the leaf moves by b = C * 20 * eps32 either way; exp is convex, so the
+    # move up changes d/dx0 = exp(x0) (and the output) by e**20 (e**b - 1), more than the move down,
+    # e**20 (1 - e**-b). W_0 = C eps32 e**20 (2 + 2); the node's own move adds C eps32 e**20 to the
+    # forward bound only (exp's partial comes from its input). U and R are below 1e-15 of these.
+    b = mpmath.mpf(C * 20 * EPS32)
+    grads, forward = symbolic_tolerances(Graph((20.0,), (Node("exp", (0,)),)), precision="float32")
+    e20 = mpmath.exp(20)
+    assert grads[0] == near(float(e20 * (mpmath.expm1(b) + 4 * C * EPS32)), rel=1e-9)
+    assert forward == near(float(e20 * (mpmath.expm1(b) + C * EPS32)), rel=1e-9)
+    lower_side_only = float(e20 * (-mpmath.expm1(-b) + 4 * C * EPS32))
+    assert grads[0] > lower_side_only * (1 + 1e-6)  # what the test tells apart
+
+
+def test_fd_node_change_limit_allows_a_move_of_exactly_one_percent():
+    # x0 * x1 + x2 at x0 = 0, x2 = 2, with x1 chosen so that the step 2 h = 2 H0 along x0 moves the
+    # product from 0 to exactly +-0.01 in floats: "more than 1 %" is shrunk, exactly 1 % is not.
+    # Along x0 the tolerance is the rounding (4 eps F + 2 f_err) / h with F = 2.01 and f_err = C eps 2
+    # (the sum's bound; the product's at 0 is C TINY), plus W_0 = C eps x1 (2 + 2 + 2 + 2) and
+    # |D(h) - D(2h)| (below 1 % of the rest): a step shrunk once would make it 4 times larger.
+    x1 = 0.01 / (2 * H0)
+    while 2 * H0 * x1 < 0.01:  # the nearest double that lands on 0.01 exactly (the first, here)
+        x1 = math.nextafter(x1, math.inf)
+    while 2 * H0 * x1 > 0.01:
+        x1 = math.nextafter(x1, -math.inf)
+    assert 2 * H0 * x1 == 0.01 and -2 * H0 * x1 == -0.01
+    graph = Graph((0.0, x1, 2.0), (mul(0, 1), Node("add", (3, 2))))
+    (row, _, _) = assert_grads_fd(graph, rtol=0, atol=0).rows
+    assert row.tol == near((4 * EPS * 2.01 + 2 * C * EPS * 2) / H0 + 8 * C * EPS * x1, rel=0.02)
