@@ -68,6 +68,10 @@ def engine_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool
         return False, raised.exc
 
 
+#: The usual numbers, let through before the (slower) ``isinstance(x, Number)``: Engine.data is hot.
+_PLAIN = frozenset({float, int, Fraction})
+
+
 def as_number(x: Any, keep: type | tuple[type, ...] = ()) -> Any:
     """The number a 0-d array-like ``x`` holds (a numpy, jax or torch scalar array: not a
     :class:`~numbers.Number`, ``shape == ()``, and ``item()`` giving a real number), else ``x``
@@ -79,7 +83,7 @@ def as_number(x: Any, keep: type | tuple[type, ...] = ()) -> Any:
     numbers.  Reading ``shape`` and calling ``item()`` is the engine's code: call this inside
     the engine boundary.
     """
-    if isinstance(x, Number) or (keep and isinstance(x, keep)):
+    if type(x) in _PLAIN or isinstance(x, Number) or (keep and isinstance(x, keep)):
         return x
     shape = getattr(x, "shape", None)
     if not isinstance(shape, tuple) or len(shape) != 0:
