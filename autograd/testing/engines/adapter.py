@@ -183,11 +183,13 @@ class Engine:
 
     def data(self, v: Any) -> Any:
         """The number ``v`` holds (read from a 0-d array when the engine keeps one: :func:`as_number`)."""
-        return as_number(getattr(v, self.data_attr), keep=self.Value)
+        x = getattr(v, self.data_attr)
+        return x if type(x) in _PLAIN else as_number(x, keep=self.Value)  # (a plain number: no call)
 
     def grad(self, v: Any) -> Any:
         """``v``'s gradient: a number (as :meth:`data`), or a Value of the engine under create_graph."""
-        return as_number(getattr(v, self.grad_attr), keep=self.Value)
+        g = getattr(v, self.grad_attr)
+        return g if type(g) in _PLAIN else as_number(g, keep=self.Value)
 
     def set_grad(self, v: Any, g: Any) -> None:
         """Write ``g`` as ``v``'s gradient, in the engine's own kind (:func:`in_kind`)."""
