@@ -101,16 +101,19 @@ def in_kind(current: Any, g: Any, keep: type | tuple[type, ...] = ()) -> Any:
     ``grad.__iadd__``): a plain number, or a numpy scalar (which has no ``__iadd__``), written
     in its place would make the engine fail where the engine is right.  A copy, not ``current``
     written into, because nodes may share one array.  When the array cannot hold ``g`` exactly
-    (an int array and 0.5) ``g`` is written as it is: nothing is coerced silently.
+    (an int array and 0.5, or 2**70) or be copied, ``g`` is written as it is: nothing is coerced
+    silently, and no failure of ours is blamed on the engine.
     """
     if not isinstance(g, Number) or isinstance(current, Number) or as_number(current, keep) is current:
         return g
-    copy = getattr(current, "copy", None)
-    if not callable(copy):
-        return g
-    new = copy()
-    new[()] = g
-    return new if as_number(new) == g or g != g else g  # (g != g: a NaN, held as one)
+
+    def holding() -> Any:  # the array's own code: copy() and item assignment
+        new = current.copy()
+        new[()] = g
+        return new
+
+    ok, new = engine_call(holding)
+    return new if ok and (as_number(new) == g or g != g) else g  # (g != g: a NaN, held as one)
 
 
 def write_grad(v: Any, name: str, g: Any, keep: type | tuple[type, ...] = ()) -> None:
