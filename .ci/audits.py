@@ -134,12 +134,7 @@ ENGINES = (
         "tanh, relu, sigmoid, gelu; parents in a tuple",
         deps=("graphviz==0.21",),  # imported at the top of tardigrad/value.py, not declared
     ),
-    Audited(
-        "vizgrad==0.1.2",
-        None,
-        "data and grad are 0-d numpy arrays, not numbers",
-        args=("--adapter", "audit_adapters:Vizgrad"),
-    ),
+    Audited("vizgrad==0.1.2", "vizgrad", "data and grad are 0-d numpy arrays (read as their numbers)"),
     Audited(
         # PyPI serves Linux x86_64 a CUDA build of torch (2.14.1: a 555 MB wheel and 2.2 GB of the
         # nvidia-* wheels it requires); this project's machines keep the CPU build of 2.13.0 (190 MB)
@@ -328,10 +323,12 @@ FALSE_ALARMS = (
     "without `c * x`. Regression: `test_the_audit_never_feeds_an_engine_an_op_it_lacks` on the "
     "`tests/engines/missing_ops.py` fixture.",
     "vizgrad 0.1.2 got a `crash` from the stateful check (`'numpy.float64' object has no attribute "
-    "'__iadd__'`): our adapter's set_grad (`.ci/audit_adapters.py`) wrote `numpy.zeros_like(leaf.data) + "
-    "g`, a numpy scalar, where vizgrad keeps 0-d arrays and adds into them in place; it now writes "
-    "`numpy.full_like(leaf.data, g)`. Regression: "
-    "`test_the_corpus_adapter_for_0d_array_gradients_writes_a_gradient_the_engine_can_add_into` on the "
+    "'__iadd__'`): the hand adapter it was then audited through wrote `numpy.zeros_like(leaf.data) + g`, "
+    "a numpy scalar, where vizgrad keeps 0-d arrays and adds into them in place. vizgrad is now audited "
+    "by discovery with no adapter: a 0-d array is read as its number, and a gradient the harness writes "
+    "is a copy of the 0-d array the engine keeps (`autograd.testing.engines.adapter.write_grad`). "
+    "Regression: `test_a_0d_array_engine_audits_clean_with_its_stateful_check_judged` and "
+    "`test_a_gradient_written_to_a_0d_array_engine_stays_a_fresh_0d_array_it_adds_into` on the "
     "`tests/engines/zero_d_arrays.py` fixture.",
     "`.ci/confirm_audits.py` first evaluated sympy's derivative of tanh at 1e4 with `sympy.N(expr, 30)`, "
     "which returned 1.1e-165 for 1 - tanh(10000)**2 = 4e-8686; it now evaluates with mpmath at 12,000 "
@@ -358,8 +355,6 @@ def child_env(engine: Audited | None) -> dict[str, str]:
     where = engine_dir(engine) if engine else None
     if where is not None:
         paths.append(str(where))
-    if engine and any(a.startswith("audit_adapters:") for a in engine.args):
-        paths.append(str(ROOT / ".ci"))  # .ci/audit_adapters.py
     # PYTHONFAULTHANDLER: a segfault prints the Python stack it happened in (where stderr is still open)
     return dict(os.environ, PYTHONPATH=os.pathsep.join(paths), PYTHONFAULTHANDLER="1")
 

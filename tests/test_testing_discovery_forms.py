@@ -138,3 +138,89 @@ def test_an_adapted_class_shows_the_engine_classs_methods_to_the_extra_op_search
     y = x.tanh()
     eng.backward(y)
     assert eng.grad(x) == pytest.approx(1 - math.tanh(0.5) ** 2, rel=1e-15)  # d tanh x/dx = 1 - tanh^2
+
+
+# ---------------------------------------------------------------------- 0-d arrays
+def test_a_number_and_gradient_held_as_0d_arrays_are_discovered_and_read_as_numbers():
+    eng = resolve_engine("tests.engines.zero_d_arrays")  # no adapter, no flag
+    assert (eng.data_attr, eng.grad_attr, eng.backward_method) == ("data", "grad", "backward")
+    x, w = eng.make(2.0), eng.make(1.25)
+    y = x * x + x * w * 3
+    eng.backward(y)
+    got = [eng.data(y), eng.grad(x), eng.grad(w)]
+    assert got == [11.5, 7.75, 6.0]  # x^2 + 3xw; 2x + 3w, 3x
+    assert all(type(n) is float for n in got), got  # numbers, not arrays
+
+
+def test_a_gradient_written_to_a_0d_array_engine_stays_a_fresh_0d_array_it_adds_into():
+    import numpy
+
+    eng = resolve_engine("tests.engines.zero_d_arrays")
+    x = eng.make(2.0)
+    eng.backward(x * 3)
+    old = x.grad
+    eng.set_grad(x, 0)  # as zero_grad does
+    assert type(x.grad) is numpy.ndarray and x.grad.shape == () and x.grad is not old
+    assert old == 3.0  # a copy was written: an array another node may share is left alone
+    eng.backward(x * 5)  # the engine adds into the gradient in place (grad.__iadd__)
+    assert eng.grad(x) == 5.0
+    eng.set_grad(x, 0.5)  # a value the array cannot hold exactly is written as it is, not coerced
+    assert eng.grad(x) == 0.5
+    ints = numpy.array(4)
+    x.grad = ints
+    eng.set_grad(x, 0.5)
+    assert x.grad == 0.5 and ints == 4
+    x.grad = ints
+    eng.set_grad(x, 2**70)  # too large for the array: written as it is, not an error blamed on the engine
+    assert x.grad == 2**70 and type(x.grad) is int
+
+
+def test_an_engine_value_that_looks_like_a_0d_array_is_never_read_as_a_number():
+    # a gradient that is a Value (under create_graph) must stay one, even when the Value has a
+    # shape () and an item() (as a tensor library's scalars do)
+    from autograd.testing.engines import Engine, as_number
+
+    class Tensorish:
+        shape = ()
+
+        def __init__(self, x):
+            self.data, self.grad = x, None
+
+        def item(self):
+            return self.data
+
+    v = Tensorish(2.0)
+    v.grad = Tensorish(3.0)
+    eng = Engine(Value=Tensorish)
+    assert eng.grad(v) is v.grad
+    assert as_number(v.grad) == 3.0  # without keep= it would be read as its number
+
+
+def test_as_number_reads_only_0d_arrays_of_real_numbers():
+    import numpy
+
+    from autograd.testing.engines import as_number
+
+    assert as_number(numpy.array(0.75)) == 0.75 and type(as_number(numpy.array(0.75))) is float
+    assert as_number(numpy.array(3)) == 3
+    unchanged = [numpy.array([1.0]), numpy.array(True), numpy.array(1 + 2j), numpy.array("a"), None, "a"]
+    assert all(as_number(x) is x for x in unchanged)
+    assert as_number(numpy.float64(0.5)) is not None and type(as_number(numpy.float64(0.5))) is numpy.float64
+
+
+def test_a_0d_array_engine_audits_clean_with_its_stateful_check_judged():
+    report = audit("tests.engines.zero_d_arrays", examples=10)
+    assert report.defects == [], [f.summary for f in report.defects]
+    stateful = report.outcomes["stateful"]
+    assert stateful.status == "passed" and stateful.judged > 0, stateful  # zero_grad included
+    assert "not judged: zero_grad" not in stateful.reason
+    for check in ("symbolic", "forward"):
+        assert report.outcomes[check].status == "passed" and report.outcomes[check].judged > 0
+
+
+def test_a_planted_wrong_gradient_behind_0d_arrays_is_found_through_discovery():
+    eng = resolve_engine("tests.engines.zero_d_arrays_wrong")  # d(a*b)/da = b + 1
+    assert eng.gradient_api == "backward" and eng.adapter == ""
+    outcome = run_check("symbolic", eng, examples=10, ops=["mul"])
+    wrong = [f for f in outcome.findings if f.kind == "wrong_gradient"]
+    assert wrong and all(f.op in ("mul", "mulc", "vmulc") for f in wrong), outcome.findings

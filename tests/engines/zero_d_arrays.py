@@ -1,8 +1,9 @@
 """An engine in vizgrad's manner: number and gradient are 0-d numpy arrays, and backward() adds
-into each gradient in place (``grad.__iadd__``), so a gradient written as a numpy scalar breaks
-it.  Audited through ``.ci/audit_adapters.py``'s ``Vizgrad`` adapter (module ``vizgrad`` stood in
-by this one): the adapter's ``set_grad`` once wrote a numpy scalar, and the stateful check
-reported our adapter's crash as vizgrad's (AUDITS.md, 2026-12-01)."""
+into each gradient in place (``grad.__iadd__``), so a gradient written as a number or a numpy
+scalar breaks it.  Discovered with no adapter (a 0-d array is read as the number it holds, and a
+gradient the harness writes is written as a 0-d array); the corpus adapter that audited vizgrad
+before once wrote a numpy scalar, and the stateful check reported our adapter's crash as
+vizgrad's (AUDITS.md, 2026-12-01)."""
 
 import numpy
 
@@ -15,17 +16,21 @@ class Value:
         self.grad = numpy.zeros_like(self.data)
         self._parents, self._partials = _parents, _partials
 
-    @staticmethod
-    def _wrap(x):
-        return x if isinstance(x, Value) else Value(x)
+    def _wrap(self, x):
+        return x if isinstance(x, Value) else type(self)(x)
 
     def __add__(self, other):
         other = self._wrap(other)
-        return Value(self.data + other.data, (self, other), (1.0, 1.0))
+        return type(self)(self.data + other.data, (self, other), (1.0, 1.0))
 
     def __mul__(self, other):
         other = self._wrap(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
+        return type(self)(self.data * other.data, (self, other), self.mul_partials(self.data, other.data))
+
+    @staticmethod
+    def mul_partials(a, b):
+        """d(a*b)/da, d(a*b)/db (a variant plants a wrong rule here)."""
+        return (b, a)
 
     def __neg__(self):
         return self * -1.0

@@ -1,7 +1,8 @@
 """What the harness needs to know about an engine, whatever form it is given in.
 
 * :mod:`~autograd.testing.engines.adapter`: :class:`Engine` (the one interface every harness
-  path uses), the :class:`Adapter` protocol and :func:`scalar_class` (an adapter as a class);
+  path uses), the :class:`Adapter` protocol, :func:`scalar_class` (an adapter as a class) and
+  :func:`as_number` (a number kept as a 0-d array, read as the number);
 * :mod:`~autograd.testing.engines.discover`: :func:`resolve_engine` (a module's scalar class,
   found by behaviour);
 * :mod:`~autograd.testing.engines.apis`: gradient APIs other than a backward method
@@ -14,6 +15,7 @@ from autograd.testing.engines.adapter import (
     Adapter,
     Engine,
     EngineNotFound,
+    as_number,
     engine_call,
     scalar_class,
 )
@@ -38,6 +40,7 @@ __all__ = [
     "Engine",
     "EngineNotFound",
     "GradientOnRead",
+    "as_number",
     "engine_call",
     "resolve_engine",
     "scalar_class",

@@ -26,12 +26,21 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from numbers import Number
+from numbers import Number, Real
 from typing import Any, Protocol, runtime_checkable
 
 from autograd.testing import boundary
 
-__all__ = ["WORKING_PRECISION", "Adapter", "Engine", "EngineNotFound", "engine_call", "scalar_class"]
+__all__ = [
+    "WORKING_PRECISION",
+    "Adapter",
+    "Engine",
+    "EngineNotFound",
+    "as_number",
+    "engine_call",
+    "scalar_class",
+    "write_grad",
+]
 
 #: The precision the engine under check computes in ("float64" or "float32", see
 #: :attr:`Engine.precision`): set by ``resolve_engine`` for the engine it returns, so the
@@ -57,6 +66,60 @@ def engine_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool
         return True, boundary.engine_call("discovery", fn, *args, **kwargs)
     except boundary.EngineRaised as raised:
         return False, raised.exc
+
+
+#: The usual numbers, let through before the (slower) ``isinstance(x, Number)``: Engine.data is hot.
+_PLAIN = frozenset({float, int, Fraction})
+
+
+def as_number(x: Any, keep: type | tuple[type, ...] = ()) -> Any:
+    """The number a 0-d array-like ``x`` holds (a numpy, jax or torch scalar array: not a
+    :class:`~numbers.Number`, ``shape == ()``, and ``item()`` giving a real number), else ``x``
+    unchanged; a ``keep`` instance (the engine's own Value: a gradient under create_graph) is
+    never read as a number.
+
+    Some engines keep a Value's number and gradient as 0-d arrays (vizgrad's
+    ``np.array(x, dtype=float64)``): what they hold is a number, and the oracles compare
+    numbers.  Reading ``shape`` and calling ``item()`` is the engine's code: call this inside
+    the engine boundary.
+    """
+    if type(x) in _PLAIN or isinstance(x, Number) or (keep and isinstance(x, keep)):
+        return x
+    shape = getattr(x, "shape", None)
+    if not isinstance(shape, tuple) or len(shape) != 0:
+        return x
+    item = getattr(x, "item", None)
+    number = item() if callable(item) else None
+    return number if isinstance(number, Real) and not isinstance(number, bool) else x
+
+
+def in_kind(current: Any, g: Any, keep: type | tuple[type, ...] = ()) -> Any:
+    """``g`` as the engine keeps a gradient: a copy of ``current`` holding ``g`` when ``current`` is
+    a 0-d array (:func:`as_number`; a ``keep`` instance is none) and ``g`` a number, else ``g``.
+
+    An engine that keeps 0-d arrays adds into its gradient in place (``grad += ...``, or
+    ``grad.__iadd__``): a plain number, or a numpy scalar (which has no ``__iadd__``), written
+    in its place would make the engine fail where the engine is right.  A copy, not ``current``
+    written into, because nodes may share one array.  When the array cannot hold ``g`` exactly
+    (an int array and 0.5, or 2**70) or be copied, ``g`` is written as it is: nothing is coerced
+    silently, and no failure of ours is blamed on the engine.
+    """
+    if not isinstance(g, Number) or isinstance(current, Number) or as_number(current, keep) is current:
+        return g
+
+    def holding() -> Any:  # the array's own code: copy() and item assignment
+        new = current.copy()
+        new[()] = g
+        return new
+
+    ok, new = engine_call(holding)
+    return new if ok and (as_number(new) == g or g != g) else g  # (g != g: a NaN, held as one)
+
+
+def write_grad(v: Any, name: str, g: Any, keep: type | tuple[type, ...] = ()) -> None:
+    """``v.name = g``, ``g`` in the kind of the gradient ``v`` holds now (:func:`in_kind`)."""
+    ok, current = engine_call(getattr, v, name)  # a property may raise before a pass: write g as it is
+    setattr(v, name, in_kind(current, g, keep) if ok else g)
 
 
 @runtime_checkable
@@ -122,13 +185,18 @@ class Engine:
         return self.Value(x)
 
     def data(self, v: Any) -> Any:
-        return getattr(v, self.data_attr)
+        """The number ``v`` holds (read from a 0-d array when the engine keeps one: :func:`as_number`)."""
+        x = getattr(v, self.data_attr)
+        return x if type(x) in _PLAIN else as_number(x, keep=self.Value)  # (a plain number: no call)
 
     def grad(self, v: Any) -> Any:
-        return getattr(v, self.grad_attr)
+        """``v``'s gradient: a number (as :meth:`data`), or a Value of the engine under create_graph."""
+        g = getattr(v, self.grad_attr)
+        return g if type(g) in _PLAIN else as_number(g, keep=self.Value)
 
     def set_grad(self, v: Any, g: Any) -> None:
-        setattr(v, self.grad_attr, g)
+        """Write ``g`` as ``v``'s gradient, in the engine's own kind (:func:`in_kind`)."""
+        write_grad(v, self.grad_attr, g, keep=self.Value)
 
     def backward(self, v: Any, leaves: Sequence[Any] = (), *, create_graph: bool = False) -> Any:
         """Run the engine's backward pass from ``v`` (it finds the leaves itself)."""

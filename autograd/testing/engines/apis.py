@@ -20,12 +20,15 @@ from numbers import Number
 from typing import Any
 
 from autograd.testing import boundary
+from autograd.testing.engines.adapter import as_number, write_grad
 
 __all__ = [
     "READ_CONVENTIONS",
     "Accessors",
     "AmbiguousRead",
     "GradientOnRead",
+    "is_number",
+    "number_of",
     "read_convention",
     "read_member",
 ]
@@ -43,11 +46,16 @@ READ_CONVENTIONS = {
 MAX_KEPT = 200_000
 
 
-def read_member(v: Any, name: str) -> Any:
+def read_member(v: Any, name: str, keep: type | tuple[type, ...] = ()) -> Any:
     """``v.name``, called when it is a method: a number is read through an attribute, a property,
-    a descriptor or a zero-argument method alike."""
+    a descriptor or a zero-argument method alike, and from a 0-d array (:func:`as_number`) unless
+    it is a Value (of ``v``'s class, or a ``keep`` one)."""
     got = getattr(v, name)
-    return got() if callable(got) else got
+    return as_number(got() if callable(got) else got, keep=(type(v), *_types(keep)))
+
+
+def _types(keep: type | tuple[type, ...]) -> tuple[type, ...]:
+    return keep if isinstance(keep, tuple) else (keep,)
 
 
 def shown_as(cls: type, name: str) -> str:
@@ -55,24 +63,25 @@ def shown_as(cls: type, name: str) -> str:
     return f"{name}()" if callable(getattr(cls, name, None)) else name
 
 
-def _number(v: Any, cls: type, data: str) -> Any:
-    """A gradient as a number (some engines return it as one of their Values)."""
-    return read_member(v, data) if isinstance(v, cls) else v
+def number_of(v: Any, cls: type, data: str) -> Any:
+    """A gradient as a number: some engines return it as one of their Values (of ``cls``, whose
+    member ``data`` holds it), some as a 0-d array."""
+    return read_member(v, data) if isinstance(v, cls) else as_number(v, keep=cls)
 
 
-def _is_number(x: Any) -> bool:
+def is_number(x: Any) -> bool:
     return isinstance(x, Number) and not isinstance(x, bool)
 
 
 def _entries(x: Any) -> list[Any] | None:
     """The numbers of a sequence of numbers (a list, a tuple, a 1-d array), else None."""
-    if _is_number(x) or isinstance(x, str | bytes) or not hasattr(x, "__len__"):
+    if is_number(x) or isinstance(x, str | bytes) or not hasattr(x, "__len__"):
         return None
     try:
         items = list(x)
     except TypeError:  # a 0-d array: not a sequence
         return None
-    return items if items and all(_is_number(i) for i in items) else None
+    return items if items and all(is_number(i) for i in items) else None
 
 
 #: The calling forms of a gradient read: (form, read of d(out)/d(leaf)).
@@ -88,7 +97,7 @@ def _read_in(cls: type, data: str, method: str, form: str, build: Callable[[Any]
     """The engine's work: a fresh leaf ``x = cls(0.75)``, ``out = build(x)``, and the read in ``form``."""
     x = cls(0.75)
     out = build(x)
-    return _number(_FORM[form](x, out, method), cls, data)
+    return number_of(_FORM[form](x, out, method), cls, data)
 
 
 def read_convention(cls: type, data: str, method: str, form: str | None = None) -> tuple[str | None, str]:
@@ -124,19 +133,19 @@ def read_convention(cls: type, data: str, method: str, form: str | None = None) 
                 reads.append(type(raised.exc).__name__)
                 break
         seen.append(f"{name}: " + ", ".join(map(repr, reads)))
-        if len(reads) < 3 or not (_is_number(reads[0]) and _is_number(reads[1])) or reads[0] == reads[1]:
+        if len(reads) < 3 or not (is_number(reads[0]) and is_number(reads[1])) or reads[0] == reads[1]:
             continue
         a, b, got = reads
         if name != "leaf":
-            if _is_number(got) and got == a:
+            if is_number(got) and got == a:
                 return name, "; ".join(seen)
             continue
         entries = _entries(got)
         if entries is not None and entries in ([a, b], [b, a]):
             return "each", "; ".join(seen)
-        if _is_number(got) and got == b and got != a:
+        if is_number(got) and got == b and got != a:
             return "last", "; ".join(seen)
-        if _is_number(got) and got == a + b:
+        if is_number(got) and got == a + b:
             return "all", "; ".join(seen)
     return None, "; ".join(seen)
 
@@ -168,7 +177,7 @@ class _DiscoveredClass:
         return shown and not isinstance(obj, Number | str)
 
     def data(self, v: Any) -> Any:
-        return read_member(v, self.data_attr)
+        return read_member(v, self.data_attr, keep=self.cls)
 
 
 class Accessors(_DiscoveredClass):
@@ -192,10 +201,10 @@ class Accessors(_DiscoveredClass):
         return getattr(output, self.backward_method)()
 
     def grad(self, v: Any) -> Any:
-        return read_member(v, self.grad_attr)
+        return read_member(v, self.grad_attr, keep=self.cls)
 
     def _set_grad(self, v: Any, g: Any) -> None:
-        setattr(v, self.grad_attr, g)
+        write_grad(v, self.grad_attr, g, keep=self.cls)
 
 
 class GradientOnRead(_DiscoveredClass):
@@ -228,7 +237,7 @@ class GradientOnRead(_DiscoveredClass):
     def _read(self, v: Any, output: Any) -> Any:
         """d(output)/dv, through the engine's member and convention."""
         form = self.convention if self.convention in ("passed", "output") else "leaf"
-        g = _number(_FORM[form](v, output, self.method), self.cls, self.data_attr)
+        g = number_of(_FORM[form](v, output, self.method), self.cls, self.data_attr)
         entries = _entries(g) if self.convention == "each" else None
         if entries is not None:
             if len(entries) != 1:  # several outputs built from v: which entry is this one's is unknown

@@ -22,7 +22,6 @@ import os
 import sys
 import types
 from collections.abc import Callable, Iterable
-from numbers import Number
 from typing import Any
 
 from autograd.testing import boundary
@@ -30,6 +29,7 @@ from autograd.testing.engines.adapter import (
     WORKING_PRECISION,
     Engine,
     EngineNotFound,
+    as_number,
     engine_call,
     scalar_class,
 )
@@ -38,6 +38,8 @@ from autograd.testing.engines.apis import (
     READ_CONVENTIONS,
     Accessors,
     GradientOnRead,
+    is_number,
+    number_of,
     read_convention,
     read_member,
     shown_as,
@@ -309,13 +311,19 @@ def _attribute_names(obj: Any) -> set[str]:
 
 
 def _numbers(obj: Any) -> dict[str, Any]:
-    """The number-valued attributes of an instance (see :func:`_attribute_names`)."""
+    """The number-valued attributes of an instance (see :func:`_attribute_names`), a 0-d array
+    read as the number it holds (:func:`~autograd.testing.engines.adapter.as_number`)."""
     found = {}
     for name in _attribute_names(obj):
-        ok, value = engine_call(getattr, obj, name)  # a property is the engine's code
-        if ok and isinstance(value, Number) and not isinstance(value, bool):
+        ok, value = engine_call(_read_number, obj, name)  # a property, an item(): the engine's code
+        if ok and is_number(value):
             found[name] = value
     return found
+
+
+def _read_number(obj: Any, name: str) -> Any:
+    """The engine's work: ``obj.name``, the number it holds when it is a 0-d array."""
+    return as_number(getattr(obj, name), keep=type(obj))
 
 
 def _backward_from(build: Callable[[Any], Any], x: Any, method: str) -> Any:
@@ -333,10 +341,6 @@ def _ordered(names: Iterable[str], preferred: tuple[str, ...]) -> list[str]:
     return sorted(names, key=lambda n: (preferred.index(n) if n in preferred else len(preferred), n))
 
 
-def _is_number(x: Any) -> bool:
-    return isinstance(x, Number) and not isinstance(x, bool)
-
-
 def _methods(x: Any, skip: Iterable[str] = ()) -> list[str]:
     """The public methods of ``x`` (zero-argument readers are among them; which, only calling tells)."""
     return [m for m in dir(x) if not m.startswith("_") and m not in skip and _has_method(x, m)]
@@ -347,7 +351,7 @@ def _method_reading(candidate: type, method: str, build: Callable[[Any], Any] | 
     x = candidate(PROBE_NUMBER)
     if build is not None:
         getattr(build(x), backward)()
-    return getattr(x, method)()
+    return as_number(getattr(x, method)(), keep=candidate)
 
 
 def _find_data(candidate: type, x: Any, before: dict[str, Any], data: str | None) -> str:
@@ -355,7 +359,7 @@ def _find_data(candidate: type, x: Any, before: dict[str, Any], data: str | None
     compiled engines have) a zero-argument method returning it, each tried on a fresh leaf."""
     if data is not None:
         ok, got = engine_call(read_member, x, data)
-        if not ok or not _is_number(got):
+        if not ok or not is_number(got):
             raise _Rejected(f"no attribute or zero-argument method {data!r} giving a number")
         return data
     holding = [n for n, v in before.items() if v == PROBE_NUMBER]
@@ -363,7 +367,7 @@ def _find_data(candidate: type, x: Any, before: dict[str, Any], data: str | None
         return _ordered(holding, DATA_NAMES)[0]
     for method in _ordered(_methods(x), DATA_NAMES):  # the usual names first; the first that fits wins
         ok, got = engine_call(_method_reading, candidate, method, None, "")
-        if ok and _is_number(got) and got == PROBE_NUMBER:
+        if ok and is_number(got) and got == PROBE_NUMBER:
             return method
     raise _Rejected(
         f"no attribute or zero-argument method gives the number it was built from ({PROBE_NUMBER}); "
@@ -414,7 +418,7 @@ def _fit(
                 if grad in after:
                     return _fill(candidate, data_attr, grad, method)
                 ok, got = engine_call(_method_reading, candidate, grad, build, method)
-                if ok and _is_number(got):
+                if ok and is_number(got):
                     return _fill(candidate, data_attr, grad, method)
                 raise _Rejected(f"no numeric attribute {grad!r} after {method}()")
             changed = [n for n, v in after.items() if n != data_attr and before.get(n) != v]
@@ -441,7 +445,7 @@ def _gradient_method(
     for method in _ordered(_methods(x, skip=(data_attr, backward, *BACKWARD_NAMES)), GRAD_NAMES):
         ok, old = engine_call(_method_reading, candidate, method, None, backward)
         ok, new = engine_call(_method_reading, candidate, method, build, backward) if ok else (False, None)
-        if ok and _is_number(old) and _is_number(new) and old != new:
+        if ok and is_number(old) and is_number(new) and old != new:
             return method
     return None
 
@@ -472,8 +476,7 @@ def _known_read(
     """The engine's work: the read of ``member`` in ``form`` on a known graph from a fresh leaf 2."""
     x = candidate(2.0)
     out = build(x, candidate)
-    got = dict(FORMS)[form](x, out, member)
-    return read_member(got, data_attr) if isinstance(got, candidate) else got
+    return number_of(dict(FORMS)[form](x, out, member), candidate, data_attr)
 
 
 def _read_members(candidate: type) -> list[str]:
@@ -502,7 +505,7 @@ def _gradient_on_read(candidate: type, data_attr: str, grad: str | None, why: st
             found = False
             for _, build, want in KNOWN_GRAPHS:
                 ok, got = engine_call(_known_read, candidate, data_attr, member, form, build)
-                if ok and _is_number(got) and got == want:
+                if ok and is_number(got) and got == want:
                     found = True
                     break
             if not found:
