@@ -42,6 +42,7 @@ failures: the stateful check models the convention it observes.
 from __future__ import annotations
 
 import functools
+import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -256,7 +257,7 @@ def _second_opinion(eng: Engine, graph: Graph) -> tuple[bool | None, str]:
                     "exact rationals agree with the engine: the float program's rounding explains it",
                 )
     try:
-        oracles.assert_grads_fd(graph, eng)
+        oracles.assert_grads_fd(graph, eng, **verdicts.SECOND_VOTE_FD)
     except oracles.GradientMismatch:
         return True, "finite differences"
     except OracleInconclusive as exc:
@@ -447,10 +448,38 @@ def _search(
     With ``focus`` (the op under test) only a defect of that op (or of no single op)
     stops the search to shrink it: one blamed on another op (which has its own
     search) is recorded and the search goes on, so it cannot hide this op's defects.
+    A defect already recorded stops it no more: the search then goes on (new examples,
+    the rest of the budget) for the other defects of the same op, so that a wrong value
+    found first cannot hide a wrong gradient (``1 - x`` computed as ``x - 1``: its value is
+    found on the first graph, the gradient of ``x * (1 - x)`` only on a later one).
     Hypothesis's own verdicts on the engine (a defect that does not replay, a filter
     that rejects everything) leave what was recorded as it is; any other exception is
     ours and propagates.
     """
+    budget = examples
+    for round_ in itertools.count():
+        known = {verdicts.identity(f) for _, f in trials.sized if f.kind in DEFECT_KINDS}
+        drawn = _search_round(trials, checks, strategy, trial, budget, seed + round_, focus, known)
+        if drawn is None:  # the budget ran out with nothing new, or hypothesis gave its own verdict
+            return
+        budget -= drawn
+        if budget <= 0:
+            return
+
+
+def _search_round(
+    trials: _Trials,
+    checks: Sequence[str],
+    strategy: st.SearchStrategy[Any],
+    trial: Callable[[Any], list[Finding]],
+    examples: int,
+    seed: int,
+    focus: str | None,
+    known: set[tuple[Any, ...]],
+) -> int | None:
+    """One search of :func:`_search` that stops at a defect not in ``known``: how many examples
+    it drew up to that one, or None when it did not stop."""
+    drawn = [0, 0]  # examples tried (shrinking included); how many of them up to the first stop
 
     @_settings(examples, phases=(Phase.explicit, Phase.generate, Phase.shrink))
     @hypothesis_seed(seed)
@@ -458,17 +487,25 @@ def _search(
     def run(example: Any) -> None:
         found = trial(example)
         trials.record(checks, found, _size(example))
-        if any(f.kind in DEFECT_KINDS and (focus is None or f.op in (focus, None)) for f in found):
+        drawn[0] += 1
+        if any(
+            f.kind in DEFECT_KINDS
+            and (focus is None or f.op in (focus, None))
+            and verdicts.identity(f) not in known
+            for f in found
+        ):
+            drawn[1] = drawn[1] or drawn[0]
             raise _DefectFound
 
     try:
         run()
     except _DefectFound:  # shrunk: the trials kept the smallest example
-        pass
+        return drawn[1]
     except Flaky:  # the engine answered differently on replay: recorded as it happened
         pass
     except Unsatisfiable:  # nothing could be drawn: the counts say nothing was judged
         pass
+    return None
 
 
 class _DefectFound(Exception):
