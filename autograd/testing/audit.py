@@ -27,13 +27,14 @@ called through one boundary (:func:`~autograd.testing.boundary.engine_call`): wh
 Soundness first: a float gradient that disagrees with sympy is a
 ``wrong_gradient`` only when a second, independent method agrees that it is wrong
 (exact rationals when the graph is rational and the engine keeps Fractions,
-otherwise finite differences with their own tolerance); otherwise it is
-``inconclusive``.  A forward value is ``wrong_value`` only when it is off both from
+otherwise finite differences with no margin beyond their own derived error and the
+engine's derived tolerance: :data:`~autograd.testing.verdicts.SECOND_VOTE_FD`); otherwise
+it is ``inconclusive``.  A forward value is ``wrong_value`` only when it is off both from
 the 50-digit reference and from a plain float evaluation of the same program.
 An exception the engine raises on a point inside the op's domain is a ``crash``.
 Each defect is reported once per (kind, op), with the smallest failing example
 found (hypothesis shrinks, deterministically: ``derandomize``, no database, the
-given seed), cut down to the single node that fails on its own when there is one,
+given seed; the search of an op goes on after a defect for the op's others), cut down to the single node that fails on its own when there is one,
 as a runnable reproducer that imports the engine under test and prints expected
 vs actual.  Conventions (what a second ``backward()`` does) are facts, never
 failures: the stateful check models the convention it observes.
