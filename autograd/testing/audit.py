@@ -34,10 +34,11 @@ the 50-digit reference and from a plain float evaluation of the same program.
 An exception the engine raises on a point inside the op's domain is a ``crash``.
 Each defect is reported once per (kind, op), with the smallest failing example
 found (hypothesis shrinks, deterministically: ``derandomize``, no database, the
-given seed; the search of an op goes on after a defect for the op's others), cut down to the single node that fails on its own when there is one,
-as a runnable reproducer that imports the engine under test and prints expected
-vs actual.  Conventions (what a second ``backward()`` does) are facts, never
-failures: the stateful check models the convention it observes.
+given seed; the search of an op goes on after a defect for the op's others), cut
+down to the single node that fails on its own when there is one, as a runnable
+reproducer that imports the engine under test and prints expected vs actual.
+Conventions (what a second ``backward()`` does) are facts, never failures: the
+stateful check models the convention it observes.
 """
 
 from __future__ import annotations
@@ -457,56 +458,47 @@ def _search(
     that rejects everything) leave what was recorded as it is; any other exception is
     ours and propagates.
     """
+
+    def one_round(budget: int, round_seed: int, known: set[tuple[Any, ...]]) -> int | None:
+        """A search that stops at a defect not in ``known``: how many examples it drew up to
+        that one, or None when it did not stop."""
+        drawn = [0, 0]  # examples tried (shrinking included); how many of them up to the first stop
+
+        @_settings(budget, phases=(Phase.explicit, Phase.generate, Phase.shrink))
+        @hypothesis_seed(round_seed)
+        @given(strategy)
+        def run(example: Any) -> None:
+            found = trial(example)
+            trials.record(checks, found, _size(example))
+            drawn[0] += 1
+            if any(
+                f.kind in DEFECT_KINDS
+                and (focus is None or f.op in (focus, None))
+                and verdicts.identity(f) not in known
+                for f in found
+            ):
+                drawn[1] = drawn[1] or drawn[0]
+                raise _DefectFound
+
+        try:
+            run()
+        except _DefectFound:  # shrunk: the trials kept the smallest example
+            return drawn[1]
+        except Flaky:  # the engine answered differently on replay: recorded as it happened
+            pass
+        except Unsatisfiable:  # nothing could be drawn: the counts say nothing was judged
+            pass
+        return None
+
     budget = examples
     for round_ in itertools.count():
         known = {verdicts.identity(f) for _, f in trials.sized if f.kind in DEFECT_KINDS}
-        drawn = _search_round(trials, checks, strategy, trial, budget, seed + round_, focus, known)
+        drawn = one_round(budget, seed + round_, known)  # another round draws other examples
         if drawn is None:  # the budget ran out with nothing new, or hypothesis gave its own verdict
             return
         budget -= drawn
         if budget <= 0:
             return
-
-
-def _search_round(
-    trials: _Trials,
-    checks: Sequence[str],
-    strategy: st.SearchStrategy[Any],
-    trial: Callable[[Any], list[Finding]],
-    examples: int,
-    seed: int,
-    focus: str | None,
-    known: set[tuple[Any, ...]],
-) -> int | None:
-    """One search of :func:`_search` that stops at a defect not in ``known``: how many examples
-    it drew up to that one, or None when it did not stop."""
-    drawn = [0, 0]  # examples tried (shrinking included); how many of them up to the first stop
-
-    @_settings(examples, phases=(Phase.explicit, Phase.generate, Phase.shrink))
-    @hypothesis_seed(seed)
-    @given(strategy)
-    def run(example: Any) -> None:
-        found = trial(example)
-        trials.record(checks, found, _size(example))
-        drawn[0] += 1
-        if any(
-            f.kind in DEFECT_KINDS
-            and (focus is None or f.op in (focus, None))
-            and verdicts.identity(f) not in known
-            for f in found
-        ):
-            drawn[1] = drawn[1] or drawn[0]
-            raise _DefectFound
-
-    try:
-        run()
-    except _DefectFound:  # shrunk: the trials kept the smallest example
-        return drawn[1]
-    except Flaky:  # the engine answered differently on replay: recorded as it happened
-        pass
-    except Unsatisfiable:  # nothing could be drawn: the counts say nothing was judged
-        pass
-    return None
 
 
 class _DefectFound(Exception):
