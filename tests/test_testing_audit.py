@@ -171,8 +171,9 @@ def test_a_float_engine_is_confirmed_by_finite_differences_and_a_tiny_slip_stays
     assert finding.op == "tanh" and "confirmed by finite differences" in finding.summary
     expected, actual = printed_lists(run_python(finding.reproducer).stdout)
     assert actual == pytest.approx([1.0001 * e for e in expected], rel=1e-12)
-    # off by 1e-9: sympy sees it, finite differences cannot confirm it: no defect is claimed
-    env = {**os.environ, "WRONG_TANH": "1.000000001"}
+    # off by 1e-12: sympy sees it, finite differences (which resolve about 1e-10) cannot confirm
+    # it: no defect is claimed (1e-9 is confirmed: tests/test_testing_confirmation.py)
+    env = {**os.environ, "WRONG_TANH": "1.000000000001"}
     out = audit_cli("tests.engines.audit_wrong_tanh_float", "--json", "--examples", str(EXAMPLES), env=env)
     data = json.loads(out.stdout)
     assert out.returncode == 0 and data["defects"] == 0

@@ -27,21 +27,24 @@ called through one boundary (:func:`~autograd.testing.boundary.engine_call`): wh
 Soundness first: a float gradient that disagrees with sympy is a
 ``wrong_gradient`` only when a second, independent method agrees that it is wrong
 (exact rationals when the graph is rational and the engine keeps Fractions,
-otherwise finite differences with their own tolerance); otherwise it is
-``inconclusive``.  A forward value is ``wrong_value`` only when it is off both from
+otherwise finite differences with no margin beyond their own derived error and the
+engine's derived tolerance: :data:`~autograd.testing.verdicts.SECOND_VOTE_FD`); otherwise
+it is ``inconclusive``.  A forward value is ``wrong_value`` only when it is off both from
 the 50-digit reference and from a plain float evaluation of the same program.
 An exception the engine raises on a point inside the op's domain is a ``crash``.
 Each defect is reported once per (kind, op), with the smallest failing example
 found (hypothesis shrinks, deterministically: ``derandomize``, no database, the
-given seed), cut down to the single node that fails on its own when there is one,
-as a runnable reproducer that imports the engine under test and prints expected
-vs actual.  Conventions (what a second ``backward()`` does) are facts, never
-failures: the stateful check models the convention it observes.
+given seed; the search of an op goes on after a defect for the op's others), cut
+down to the single node that fails on its own when there is one, as a runnable
+reproducer that imports the engine under test and prints expected vs actual.
+Conventions (what a second ``backward()`` does) are facts, never failures: the
+stateful check models the convention it observes.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -256,7 +259,7 @@ def _second_opinion(eng: Engine, graph: Graph) -> tuple[bool | None, str]:
                     "exact rationals agree with the engine: the float program's rounding explains it",
                 )
     try:
-        oracles.assert_grads_fd(graph, eng)
+        oracles.assert_grads_fd(graph, eng, **verdicts.SECOND_VOTE_FD)
     except oracles.GradientMismatch:
         return True, "finite differences"
     except OracleInconclusive as exc:
@@ -447,28 +450,55 @@ def _search(
     With ``focus`` (the op under test) only a defect of that op (or of no single op)
     stops the search to shrink it: one blamed on another op (which has its own
     search) is recorded and the search goes on, so it cannot hide this op's defects.
+    A defect already recorded stops it no more: the search then goes on (new examples,
+    the rest of the budget) for the other defects of the same op, so that a wrong value
+    found first cannot hide a wrong gradient (``1 - x`` computed as ``x - 1``: its value is
+    found on the first graph, the gradient of ``x * (1 - x)`` only on a later one).
     Hypothesis's own verdicts on the engine (a defect that does not replay, a filter
     that rejects everything) leave what was recorded as it is; any other exception is
     ours and propagates.
     """
 
-    @_settings(examples, phases=(Phase.explicit, Phase.generate, Phase.shrink))
-    @hypothesis_seed(seed)
-    @given(strategy)
-    def run(example: Any) -> None:
-        found = trial(example)
-        trials.record(checks, found, _size(example))
-        if any(f.kind in DEFECT_KINDS and (focus is None or f.op in (focus, None)) for f in found):
-            raise _DefectFound
+    def one_round(budget: int, round_seed: int, known: set[tuple[Any, ...]]) -> int | None:
+        """A search that stops at a defect not in ``known``: how many examples it drew up to
+        that one, or None when it did not stop."""
+        drawn = [0, 0]  # examples tried (shrinking included); how many of them up to the first stop
 
-    try:
-        run()
-    except _DefectFound:  # shrunk: the trials kept the smallest example
-        pass
-    except Flaky:  # the engine answered differently on replay: recorded as it happened
-        pass
-    except Unsatisfiable:  # nothing could be drawn: the counts say nothing was judged
-        pass
+        @_settings(budget, phases=(Phase.explicit, Phase.generate, Phase.shrink))
+        @hypothesis_seed(round_seed)
+        @given(strategy)
+        def run(example: Any) -> None:
+            found = trial(example)
+            trials.record(checks, found, _size(example))
+            drawn[0] += 1
+            if any(
+                f.kind in DEFECT_KINDS
+                and (focus is None or f.op in (focus, None))
+                and verdicts.identity(f) not in known
+                for f in found
+            ):
+                drawn[1] = drawn[1] or drawn[0]
+                raise _DefectFound
+
+        try:
+            run()
+        except _DefectFound:  # shrunk: the trials kept the smallest example
+            return drawn[1]
+        except Flaky:  # the engine answered differently on replay: recorded as it happened
+            pass
+        except Unsatisfiable:  # nothing could be drawn: the counts say nothing was judged
+            pass
+        return None
+
+    budget = examples
+    for round_ in itertools.count():
+        known = {verdicts.identity(f) for _, f in trials.sized if f.kind in DEFECT_KINDS}
+        drawn = one_round(budget, seed + round_, known)  # another round draws other examples
+        if drawn is None:  # the budget ran out with nothing new, or hypothesis gave its own verdict
+            return
+        budget -= drawn
+        if budget <= 0:
+            return
 
 
 class _DefectFound(Exception):

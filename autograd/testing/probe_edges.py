@@ -50,8 +50,6 @@ from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import OracleInconclusive
 from autograd.testing.ops import MP_MODULES, OPS, PARTNER, REALS, OpSpec
 from autograd.testing.oracles import (
-    FD_ATOL,
-    FD_RTOL,
     SYMBOLIC_SAFETY,
     _compare,
     _fd_row,
@@ -60,7 +58,7 @@ from autograd.testing.oracles import (
     working_precision,
 )
 from autograd.testing.reproducers import program, show
-from autograd.testing.verdicts import merge
+from autograd.testing.verdicts import SECOND_VOTE_FD, merge
 
 __all__ = [
     "MAGNITUDES",
@@ -417,7 +415,8 @@ def _judge_gradient(
 ) -> list[Finding]:
     """Two independent oracles: sympy's derivative (mpmath) and central differences of the op."""
     name = point.names[j]
-    symbolic = _compare(name, point.args[j], got, grad, _gradient_tol(spec, point, value, grad))
+    tol = _gradient_tol(spec, point, value, grad)
+    symbolic = _compare(name, point.args[j], got, grad, tol)
 
     x = point.args[j]
     scale = x if x != 0 else 1.0  # a step relative to x: 1e-20 is differenced at 1e-20 * (1 +- h)
@@ -429,7 +428,9 @@ def _judge_gradient(
         numeric_ok, numeric = None, "cannot judge (no relative step is representable)"
     else:
         try:
-            row = _fd_row(f, [1.0 if x != 0 else 0.0], 0, float(got) * scale, name, FD_RTOL, FD_ATOL)
+            # the second vote's margins: the differences' own error, and the engine's (in units of scale)
+            margins = SECOND_VOTE_FD["rtol"], SECOND_VOTE_FD["atol"] + tol * abs(scale)
+            row = _fd_row(f, [1.0 if x != 0 else 0.0], 0, float(got) * scale, name, *margins)
             numeric_ok = row.ok
             numeric = f"{float(row.oracle) / scale!r} ({'agrees' if row.ok else 'differs'})"
         except (OracleInconclusive, *_MATH_ERRORS) as exc:  # finite differences cannot judge here

@@ -3,6 +3,7 @@
 * :func:`confirm`: "wrong only when a second method agrees".  A first oracle that
   rejects the engine is a defect only when a second, independent one rejects it too;
   a second oracle that agrees, or cannot judge, leaves it ``inconclusive``.
+  :data:`SECOND_VOTE_FD` are the margins of finite differences as that second vote.
 * :func:`identity` and :func:`deduplicate`: a defect is reported once per
   ``(kind, op)`` (the smallest example kept; a crash of no op once per check: the checks
   run different code, e.g. a second backward() and a deep chain), a fact once per ``(kind, op, summary)``,
@@ -22,7 +23,16 @@ from typing import Any
 
 from autograd.testing.findings import DEFECT_KINDS, Finding
 
-__all__ = ["confirm", "deduplicate", "identity", "merge", "smallest", "tally"]
+__all__ = ["SECOND_VOTE_FD", "confirm", "deduplicate", "identity", "merge", "smallest", "tally"]
+
+#: ``rtol`` and ``atol`` of central differences when they confirm a gradient that sympy rejected
+#: beyond its derived tolerance: none beyond their own derived error (truncation ``|D(h) - D(2h)|``,
+#: rounding ``4 eps |f| / h`` and the float function's forward bound) and the engine's derived
+#: tolerance, which are added where they are called.  The margins of ``gradcheck``
+#: (``FD_RTOL = 1e-7``, for functions of unknown accuracy) would leave every error between the
+#: derived tolerance (about 1e-15 relative) and 1e-7 ``inconclusive``: a ``v / c`` computed as
+#: ``v * (c + 1e-8) ** -1`` has d/dv off by 5e-9 relative, and the differences resolve 1e-10.
+SECOND_VOTE_FD = {"rtol": 0.0, "atol": 0.0}
 
 
 def confirm(first_rejects: bool, second_rejects: bool | None) -> str | None:

@@ -1,5 +1,5 @@
 """A float-only engine whose tanh rule is off by a factor WRONG: finite differences must confirm
-a 1e-4 slip; a 1e-9 slip (below what finite differences resolve) must stay inconclusive."""
+a 1e-4 slip; a 1e-12 slip (below what finite differences resolve, about 1e-10) must stay inconclusive."""
 
 import os
 

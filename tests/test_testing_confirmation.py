@@ -1,0 +1,70 @@
+"""What a search goes on to find after its first defect, and what a second vote can confirm.
+
+Two ways a real defect stayed unreported (found on engines from the package index by
+``.ci/confirm_audits.py``), each with a fixture engine that is ``tests.engines.sound`` changed in
+one place:
+
+* an op's search stopped at its first defect, so an op whose value is wrong (found on the
+  first graph) never had its gradient judged on more than a graph or two
+  (``tests.engines.rsub_value_only``);
+* finite differences, the second vote on a gradient sympy rejects, kept gradcheck's margin
+  ``rtol = 1e-7``, so an error far above the derived tolerance but below 1e-7 relative was
+  ``inconclusive`` (``tests.engines.fudged_constants``).
+"""
+
+import pytest
+
+from autograd.testing import oracles, verdicts
+from autograd.testing.audit import run_check
+from autograd.testing.findings import DEFECT_KINDS
+from autograd.testing.graph import Graph, Node
+from autograd.testing.probe_edges import probe_edge_points
+
+FUDGED = "tests.engines.fudged_constants"
+RSUB = "tests.engines.rsub_value_only"
+SOUND = "tests.engines.sound"
+
+
+def defects(engine, op, examples=10):
+    """The (kind, op) of every defect the per-op searches of ``op`` find."""
+    outcomes = [run_check(check, engine, examples=examples, ops=[op]) for check in ("symbolic", "forward")]
+    return {(f.kind, f.op) for o in outcomes for f in o.findings if f.kind in DEFECT_KINDS}
+
+
+def test_a_wrong_value_found_first_does_not_hide_the_ops_wrong_gradient():
+    found = defects(RSUB, "rsub")
+    assert ("wrong_value", "rsub") in found  # 1 - x0 at 0 is -1: the first graph
+    assert ("wrong_gradient", "rsub") in found  # x0 * (1 - x1): a later one
+
+
+@pytest.mark.parametrize("op", ["rsub", "divc", "powc"])
+def test_the_sound_engine_gets_no_defect_from_the_searches_that_go_on(op):
+    assert defects(SOUND, op, examples=20) == set()
+
+
+def test_a_gradient_off_by_5e_9_relative_is_confirmed_by_finite_differences():
+    assert defects(FUDGED, "divc") == {("wrong_value", "divc"), ("wrong_gradient", "divc")}
+
+
+def test_a_fudged_value_feeding_another_op_is_a_wrong_gradient_of_its_op():
+    # (x + 1e-8) ** c differentiated as x ** c: right alone, wrong through the next op
+    assert ("wrong_gradient", "powc") in defects(FUDGED, "powc")
+
+
+def test_the_edge_points_confirm_it_too():
+    outcome = probe_edge_points(FUDGED)
+    wrong = [f for f in outcome.findings if f.kind == "wrong_gradient" and f.op == "divc"]
+    assert wrong and "finite differences 0.5 (differs)" in wrong[0].summary
+    sound = probe_edge_points(SOUND)
+    assert not [f for f in sound.findings if f.kind in DEFECT_KINDS]
+
+
+def test_the_second_vote_keeps_no_margin_beyond_the_derived_errors():
+    graph = Graph((0.0,), (Node("divc", (0,), 2),))  # d(x / 2)/dx = 1/2; the engine says 0.4999999975
+    oracles.assert_grads_fd(graph, FUDGED)  # gradcheck's margins (rtol 1e-7) accept it: the old gap
+    with pytest.raises(oracles.GradientMismatch):
+        oracles.assert_grads_fd(graph, FUDGED, **verdicts.SECOND_VOTE_FD)
+    with pytest.raises(oracles.GradientMismatch):
+        oracles.assert_grads_symbolic(graph, FUDGED)  # and the first vote, of course
+    oracles.assert_grads_fd(graph, SOUND, **verdicts.SECOND_VOTE_FD)  # a right gradient passes
+    oracles.assert_grads_fd(graph.with_leaves((1.0,)), SOUND, **verdicts.SECOND_VOTE_FD)
