@@ -215,6 +215,17 @@ def test_a_pole_is_inconclusive_after_the_highest_precision():
     )
 
 
+def test_an_interval_ending_at_0_is_not_settled_and_is_no_pole():
+    # -(tanh(x0) - tanh(x1))**2 * x2**16 at x0 = x1 = 0.5, x2 = 2**1000 is 0, but its intervals are
+    # [-d, 0] with d far from underflowing (x2**16 = 2**16000) at every precision
+    nodes = (
+        Node("tanh", (0,)), Node("tanh", (1,)), Node("sub", (3, 4)), Node("powc", (5,), 2),
+        Node("powc", (2,), 16), Node("mul", (6, 7)), Node("neg", (8,)),
+    )  # fmt: skip
+    reason = inconclusive_reason(Graph((0.5, 0.5, 2.0**1000), nodes))
+    assert reason.endswith(f"the intervals are still wide at {REFERENCE_MAX_PREC} bits")
+
+
 def test_a_point_outside_the_domain_is_inconclusive_and_the_reason_names_the_error():
     reason = inconclusive_reason(Graph((-1.0,), (Node("log", (0,)),)))  # log(-1): not a real number
     assert "met a kink or a pole" in reason
