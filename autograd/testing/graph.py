@@ -383,8 +383,9 @@ def _settled(x: Any) -> bool:
     lo, hi = _ends(x)
     if to_float(lo, rnd="n") == to_float(hi, rnd="n"):
         return True
-    a, b = mpmath.mpf(lo), mpmath.mpf(hi)
-    return bool(a * b > 0 and b - a <= REFERENCE_REL_WIDTH * min(abs(a), abs(b)))
+    with mpmath.workprec(iv.prec):  # the ends as they are: rounded to 53 bits, they are a double apart
+        a, b = mpmath.mpf(lo), mpmath.mpf(hi)
+        return bool(a * b > 0 and b - a <= REFERENCE_REL_WIDTH * min(abs(a), abs(b)))
 
 
 def _sign_known(x: Any) -> bool:
@@ -422,8 +423,9 @@ def _interval_attempt(structure: tuple[Any, ...], f: Any, leaves: list[Any], pre
         return None
     with mpmath.workprec(prec):
         ends = [(mpmath.mpf(a), mpmath.mpf(b)) for a, b in map(_ends, [value, *grad, *kinks])]
-        mid = [(a + b) / 2 for a, b in ends]
-        rad = [(b - a) / 2 for a, b in ends[: n_leaves + 1]]
+    # exactly: (a + b) / 2 rounded to prec bits can be an end, and mid +- rad then misses half the interval
+    mid = [mpmath.ldexp(mpmath.fadd(a, b, exact=True), -1) for a, b in ends]
+    rad = [mpmath.ldexp(mpmath.fsub(b, a, exact=True), -1) for a, b in ends[: n_leaves + 1]]
     kink_inputs = dict(zip(_kink_slots(structure), mid[n_leaves + 1 :], strict=True))
     return Reference(mid[0], tuple(mid[1 : n_leaves + 1]), kink_inputs, rad[0], tuple(rad[1:]), exact=False)
 
