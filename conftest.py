@@ -66,3 +66,27 @@ def alone(request: pytest.FixtureRequest) -> bool:
     assert done.returncode == 0, f"{nodeid} alone:\n{done.stdout[-6000:]}\n{done.stderr[-2000:]}"
     assert " passed" in done.stdout, done.stdout[-2000:]  # the child ran it, and it passed
     return False
+
+
+# ---------------------------------------------------------------------- mutation runs
+import functools  # noqa: E402
+import re  # noqa: E402
+
+#: mutmut 3 names the mutant a test process runs, e.g. ``autograd.testing.graph.x__settled__mutmut_3``.
+_MUTANT_MODULE = re.compile(r"^(?P<module>[\w.]+)\.x(?:_|ǁ)")
+
+
+@pytest.fixture(autouse=True)
+def _mutated_module_starts_with_empty_caches() -> None:
+    """Under mutmut, empty every functools cache of the module being mutated before each test.
+
+    mutmut forks each mutant's test process from one whose clean run filled those caches, so a
+    mutant in a function whose results are cached (graph.py's compiled references) never ran
+    and survived whatever the tests asserted.  Outside mutmut, and for modules without caches,
+    this does nothing.
+    """
+    found = _MUTANT_MODULE.match(os.environ.get("MUTANT_UNDER_TEST", ""))
+    module = sys.modules.get(found["module"]) if found else None
+    for obj in vars(module).values() if module else ():
+        if isinstance(obj, functools._lru_cache_wrapper):
+            obj.cache_clear()

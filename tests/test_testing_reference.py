@@ -5,8 +5,8 @@ relu and its derivative at +-1e-300 and at an exact 0, the sign of |x|'s derivat
 enclosure of 1/3 at a given precision.  Also the graph description itself: its validation, the
 text it prints (``expression``, ``code``, ``repr``) and the reproducer snippet, which is executed.
 
-graph.py caches the functions it compiles per graph structure; every test here starts with empty
-caches (``fresh_compilation``), so that the code that compiles them runs again and is judged.
+graph.py caches the functions it compiles per graph structure; under mutmut the root conftest.py
+empties them before each test, so that a mutant of the code that compiles them runs and is judged.
 """
 
 import contextlib
@@ -19,7 +19,6 @@ import pytest
 import sympy
 
 import autograd
-from autograd.testing import graph as graph_module
 from autograd.testing.graph import (
     REFERENCE_MAX_PREC,
     REFERENCE_REL_WIDTH,
@@ -32,19 +31,6 @@ from autograd.testing.graph import (
 
 TRUE_PREC = 400  # bits of the independent mpmath values
 SLACK = Fraction(1, 2**300)  # their own error, far below every radius judged here
-
-
-@pytest.fixture(autouse=True)
-def fresh_compilation():
-    """Compile every reference anew (graph.py keeps them per structure, across tests)."""
-    for cached in (
-        graph_module._sympy_slots,
-        graph_module._sympy_gradient,
-        graph_module._reaching,
-        graph_module._exact_function,
-        graph_module._interval_function,
-    ):
-        cached.cache_clear()
 
 
 def exact(x):
@@ -351,6 +337,24 @@ def test_a_graph_whose_output_is_a_leaf():
 def test_invalid_graphs_are_refused_naming_the_offending_value(nodes, output, message):
     with pytest.raises(ValueError, match=message):
         Graph((1.0,), nodes, output)
+
+
+@pytest.mark.parametrize("values", [(1.0,), (1.0, 2.0, 5.0), ()])
+@pytest.mark.parametrize(
+    ("use", "where"),
+    [
+        (lambda g, v: g(*v), "evaluate"),
+        (lambda g, v: g.evaluate(v), "evaluate"),
+        (lambda g, v: g.build(autograd, v), "build"),
+        (lambda g, v: g.reference(v), "reference"),
+        (lambda g, v: g.with_leaves(v), "with_leaves"),
+    ],
+)
+def test_a_point_with_one_value_too_many_or_too_few_is_refused(use, where, values):
+    # (1, 2, 5) once gave 5.0 for x0 * x1: the extra value shifted the product's slot
+    graph = Graph((3.0, 4.0), (Node("mul", (0, 1)),))
+    with pytest.raises(ValueError, match=rf"Graph\.{where}: {len(values)} values .* for 2 leaves"):
+        use(graph, values)
 
 
 def test_valid_variadic_nodes_and_every_slot_as_output_are_accepted():

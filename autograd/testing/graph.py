@@ -148,20 +148,30 @@ class Graph:
         return exprs[self.out]
 
     def with_leaves(self, leaves: Sequence[Any]) -> Graph:
-        return Graph(tuple(leaves), self.nodes, self.output)
+        return Graph(tuple(self.point(leaves, "with_leaves")), self.nodes, self.output)
+
+    def point(self, values: Sequence[Any] | None, where: str = "point") -> list[Any]:
+        """The leaves' values: the graph's own (``None``), or ``values``, exactly one per leaf
+        (one more or fewer would shift every slot and give another function's value)."""
+        if values is None:
+            return list(self.leaves)
+        values = list(values)
+        if len(values) != len(self.leaves):
+            raise ValueError(f"Graph.{where}: {len(values)} values {values!r} for {len(self.leaves)} leaves")
+        return values
 
     # ------------------------------------------------------------------ backends
     def build(self, engine: Any = None, leaves: Sequence[Any] | None = None) -> list[Any]:
         """Engine Values for every slot (fresh leaves each call); the output is ``[graph.out]``."""
         eng = resolve_engine(engine)
-        values = [eng.make(x) for x in (self.leaves if leaves is None else leaves)]
+        values = [eng.make(x) for x in self.point(leaves, "build")]
         for node in self.nodes:
             values.append(OPS[node.op].apply(eng, [values[a] for a in node.args], node.const))
         return values
 
     def evaluate(self, point: Sequence[Any] | None = None) -> list[Any]:
         """Plain numbers for every slot (exact for rational graphs on Fractions)."""
-        values = list(self.leaves if point is None else point)
+        values = self.point(point, "evaluate")
         for node in self.nodes:
             values.append(OPS[node.op].num([values[a] for a in node.args], node.const))
         return values
@@ -192,7 +202,7 @@ class Graph:
         ``REFERENCE_REL_WIDTH``) and every relu input's sign is certain; raises
         :class:`OracleInconclusive` when that does not happen.
         """
-        leaves = list(self.leaves if point is None else point)
+        leaves = self.point(point, "reference")
         if all(OPS[n.op].rational(n.const) for n in self.nodes):
             return _exact_reference(self.structure, leaves)
         return _interval_reference(self.structure, leaves)
