@@ -357,6 +357,13 @@ def test_a_point_with_one_value_too_many_or_too_few_is_refused(use, where, value
         use(graph, values)
 
 
+def test_the_point_itself_names_itself_when_it_refuses():
+    graph = Graph((3.0, 4.0), (Node("mul", (0, 1)),))
+    assert graph.point(None) == [3.0, 4.0] and graph.point((5, 6)) == [5, 6]
+    with pytest.raises(ValueError, match=r"^Graph\.point: 1 values \[5\] for 2 leaves$"):
+        graph.point((5,))
+
+
 def test_valid_variadic_nodes_and_every_slot_as_output_are_accepted():
     # at x = 2: vsum([x]) = 2, dot([x], [x], x) = x*x + x = 6, dot([x, x], [x, x], x) = 2*x*x + x = 10
     for nodes, value in [
