@@ -134,7 +134,8 @@ def _iv_point(f: Callable[..., Any]) -> Callable[..., Any]:
             ys = [f(*e) for e in ends]
             lo, hi = min(ys), max(ys)
             pad = (abs(lo) + abs(hi)) * mpmath.mpf(2) ** (-iv.prec + 4)
-        return iv.mpf([lo - pad, hi + pad])
+            lo, hi = lo - pad, hi + pad  # here: outside, they round to 53 bits and enclose nothing
+        return iv.mpf([lo, hi])
 
     return g
 

@@ -1,0 +1,104 @@
+"""The catalogue of known functions (catalogue.py), judged row by row against sympy.
+
+Each row describes one function twice: a sympy expression and a plain-float function (some
+written for stability: softplus, silu, elu).  The two must agree wherever the row's region
+allows, so a slip in either is seen here, before an engine's method is judged against it.
+The interval versions of the functions mpmath.iv lacks must enclose mpmath's own values.
+"""
+
+import math
+
+import mpmath
+import pytest
+import sympy
+from mpmath import iv
+
+from autograd.testing import catalogue
+from autograd.testing.catalogue import CATALOGUE, FIT, INTERVAL_FUNCTIONS, catalogue_names, known
+
+POINTS = (-30.0, -2.5, -0.75, -1e-3, 0.0, 2e-3, 0.3, 1.7, 3.0, 25.0)
+X = sympy.Symbol("x", real=True)
+
+
+def inside(spec, x, c):
+    return all(sympy.sympify(x) in region for region in spec.region(c))
+
+
+@pytest.mark.parametrize("spec", CATALOGUE, ids=lambda s: s.name)
+def test_each_rows_float_function_is_its_sympy_expression(spec):
+    judged = 0
+    for c in spec.consts or (None,):
+        expr = spec.sym([X], c)
+        for x in POINTS:
+            if not inside(spec, x, c) or (spec.name == "tan" and abs(x) > 1.5):
+                continue
+            want = complex(expr.evalf(40, subs={X: sympy.Float(x, 60)}))
+            assert want.imag == 0, (spec.name, x)
+            got = spec.num([x], c)
+            # absolutely, for forms built from O(1) parts (gelu's 1 + erf(x) is 0.0 in floats at x = -30)
+            assert math.isclose(got, want.real, rel_tol=1e-13, abs_tol=1e-16 * max(1.0, abs(x))), (
+                spec.name, c, x, got, want,
+            )
+            judged += 1
+    assert judged >= 4, spec.name  # every row is judged on both sides of 0 where it is defined
+
+
+def test_a_row_is_named_applied_and_printed_as_its_name_says():
+    row = catalogue._row("twice", lambda s, c: 2 * s, lambda x, c: 2 * x)
+    assert (row.name, row.arity, row.form, row.label) == ("twice", 1, "twice(v)", "twice(v)")
+    assert row.source(["n3"], None) == "twice(n3)"
+    assert row.num([1.25], None) == 2.5 and row.sym([X], None) == 2 * X
+    with pytest.raises(TypeError, match=r"applied through identify\.extra_spec"):
+        row.apply(None, [1.0], None)
+
+
+def test_the_stable_float_forms_stay_finite_where_the_naive_ones_overflow():
+    # softplus(800) = 800 + log1p(e^-800); silu(-800) = -800 e^-800 (tiny, not nan); elu(-800) = -alpha
+    assert known("softplus").num([800.0], None) == 800.0
+    assert known("softplus").num([-800.0], None) == 0.0
+    assert known("silu").num([-800.0], None) == -0.0 or abs(known("silu").num([-800.0], None)) < 1e-300
+    assert known("elu").num([-800.0], 1.5) == -1.5
+
+
+@pytest.mark.parametrize("name", ["erf", "gamma", "atan"])
+def test_interval_versions_enclose_mpmaths_values_tightly(name):
+    f = getattr(mpmath, name)
+    g = catalogue._iv_point(f)  # built here, so its code runs under the test
+    assert INTERVAL_FUNCTIONS[name] is not None
+    saved = iv.prec
+    try:
+        iv.prec = 128
+        for a, b in [(0.5, 0.5 + 2**-100), (1.25, 1.25 + 2**-90), (2.0, 2.0)]:
+            y = g(iv.mpf([a, b]))
+            with mpmath.workprec(300):
+                for x in (mpmath.mpf(a), mpmath.mpf(b), (mpmath.mpf(a) + mpmath.mpf(b)) / 2):
+                    assert y.a <= f(x) <= y.b, (name, a, b)
+            width = mpmath.mpf(y.b) - mpmath.mpf(y.a)
+            assert width <= abs(mpmath.mpf(y.b)) * 2.0**-80, (name, a, b, width)
+    finally:
+        iv.prec = saved
+
+
+def test_polygamma_interval_takes_its_order_as_an_integer():
+    saved = iv.prec
+    try:
+        iv.prec = 128
+        y = INTERVAL_FUNCTIONS["polygamma"](iv.mpf(0), iv.mpf([2, 2]))  # digamma(2) = 1 - euler
+        with mpmath.workprec(300):
+            assert y.a <= 1 - mpmath.euler <= y.b
+    finally:
+        iv.prec = saved
+
+
+def test_family_parameters_are_read_from_values_left_of_zero():
+    assert FIT["leaky_relu"]({-2.0: -0.02, 0.5: 0.5}) == 0.01
+    assert FIT["leaky_relu"]({0.5: 0.5, 2.0: 2.0}) is None  # no negative point: no slope to read
+    assert FIT["elu"]({-1.0: 1.5 * math.expm1(-1.0), 1.0: 1.0}) == 1.5
+    assert FIT["elu"]({1.0: 1.0}) is None
+
+
+def test_the_names_are_the_rows():
+    names = catalogue_names()
+    assert names == [spec.name for spec in CATALOGUE] and len(set(names)) == len(names)
+    assert {"ln", "reLU"}.isdisjoint(names)  # aliases are found by behaviour, not listed
+    assert known("gelu").name == "gelu" and known("exp") is CATALOGUE[1]
