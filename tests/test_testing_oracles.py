@@ -103,3 +103,11 @@ def test_verify_engine_passes_the_engine_on_every_check():
     results = verify_engine(autograd, max_examples=10)
     assert set(results) == set(autograd.testing.CHECKS)
     assert all(r.passed for r in results.values()), [str(r) for r in results.values() if not r.passed]
+
+
+@pytest.mark.parametrize("oracle", [assert_grads_symbolic, assert_grads_fd], ids=lambda f: f.__name__)
+def test_the_float_oracles_judge_a_fraction_leaf_as_the_float_nearest_it(oracle):
+    # as a float engine is fed: the row shows 1/3 rounded, and our (exact) engine's gradient is a float
+    (row,) = oracle(Graph((Fraction(1, 3),), (Node("mul", (0, 0)),)), autograd).rows
+    assert type(row.value) is float and row.value == 1 / 3
+    assert type(row.engine) is float and row.engine == 2 / 3
