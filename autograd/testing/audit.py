@@ -102,10 +102,15 @@ MAX_NODES = 5
 
 # ---------------------------------------------------------------------- running an engine
 def _as_number(stage: str, x: Any) -> Any:
-    """The engine's number as a Python one (numpy's float64 is a float), else ``EngineRaised``."""
+    """The engine's number as a Python one (numpy's float64 is a float), else ``EngineRaised``.
+
+    Only a type with ``__float__`` is a number: ``float("2.5")`` would read a string as one.
+    """
     if isinstance(x, int | float | Fraction):
         return x
     try:
+        if not hasattr(type(x), "__float__"):
+            raise TypeError(type(x).__name__)
         return float(x)
     except (TypeError, ValueError) as exc:
         raise EngineRaised(stage, TypeError(f"the output's data is {x!r}, not a number")) from exc
@@ -189,8 +194,13 @@ class _Trials:
 
 
 def _crash(eng: Engine, check: str, graph: Graph, raised: EngineRaised, op: str | None) -> Finding:
-    """A crash, cut down to the single node that raises on its own when there is one."""
-    for node_op, single in _single_nodes(graph) if len(graph.nodes) > 1 else ():
+    """A crash, cut down to the single node that raises on its own when there is one (the cut
+    needs the operands' values: when the float program cannot run either, the graph stays whole)."""
+    try:
+        singles = _single_nodes(graph) if len(graph.nodes) > 1 else []
+    except (OverflowError, ValueError, ZeroDivisionError):  # Python's float arithmetic raised
+        singles = []
+    for node_op, single in singles:
         try:
             _run(eng, single)
         except EngineRaised as again:

@@ -1,0 +1,344 @@
+"""The audit's own parts (autograd/testing/audit.py), one function at a time, in process.
+
+Whole audits (tests/test_testing_audit.py) take seconds to minutes each, so every surviving
+mutant of audit.py pays for them; these take milliseconds and judge each part by what it
+must do: how an engine's number is read, how a crash or a wrong value is cut down to one
+node, how a search counts what it judged and goes on after a defect, how a stateful failure
+is classified.  Expected values are written by hand (or are sympy's, or exact Fractions),
+never taken from the function under test.
+"""
+
+from __future__ import annotations
+
+import importlib
+from fractions import Fraction
+
+import pytest
+from hypothesis import strategies as st
+
+from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing.boundary import EngineRaised
+from autograd.testing.checks import EngineCrash
+from autograd.testing.findings import Finding
+
+# the package exports the function `audit` under the module's own name
+A = importlib.import_module("autograd.testing.audit")
+
+OURS = resolve_engine("autograd")
+WRONG_MUL = resolve_engine("tests.engines.audit_wrong_mul")  # d(x*y) scaled by 101/100
+WRONG_EXP = resolve_engine("tests.engines.planted_forward")  # exp's value 1e-10 too large
+MISSING = resolve_engine("tests.engines.missing_ops")
+
+
+def x0_times_x1_plus_x0(a: object, b: object) -> Graph:
+    return Graph((a, b), (Node("mul", (0, 1)), Node("add", (2, 0))))
+
+
+# ---------------------------------------------------------------------- reading numbers
+def test_an_engines_number_is_read_as_it_is_or_through_its_float():
+    class Box:
+        def __float__(self) -> float:
+            return 2.5
+
+    for x in (3, 0.25, Fraction(1, 3)):
+        got = A._as_number("forward", x)
+        assert got == x and type(got) is type(x)
+    assert A._as_number("forward", Box()) == 2.5
+
+
+@pytest.mark.parametrize("data", [object(), "2.5", b"2.5", None, [1.0]])
+def test_data_that_is_not_a_number_is_the_engines_error_naming_it(data):
+    # a string holding a number is not a number: read as one, it would hide the engine's defect
+    with pytest.raises(EngineRaised) as raised:
+        A._as_number("forward", data)
+    assert raised.value.stage == "forward"
+    assert isinstance(raised.value.exc, TypeError) and repr(data) in str(raised.value)
+
+
+def test_run_returns_the_engines_value_and_leaf_gradients():
+    out, grads = A._run(OURS, x0_times_x1_plus_x0(2.0, 3.0))
+    assert out == 8.0 and grads == [4.0, 2.0]  # d/dx0 = x1 + 1, d/dx1 = x0
+    out, grads = A._run(WRONG_MUL, x0_times_x1_plus_x0(Fraction(2), Fraction(3)))
+    assert out == 8 and grads == [Fraction(303, 100) + 1, Fraction(202, 100)]
+
+
+def test_run_says_at_which_stage_the_engine_raised():
+    with pytest.raises(EngineRaised) as raised:
+        A._run(OURS, Graph((0.0,), (Node("log", (0,)),)))
+    assert raised.value.stage == "forward" and "log" in str(raised.value)
+
+
+# ---------------------------------------------------------------------- describing a graph
+def test_single_nodes_are_each_node_on_the_operand_values_it_saw():
+    singles = A._single_nodes(x0_times_x1_plus_x0(2.0, 3.0))
+    assert [op for op, _ in singles] == ["mul", "add"]
+    (_, mul), (_, add) = singles
+    assert mul.leaves == (2.0, 3.0) and mul.nodes == (Node("mul", (0, 1)),)
+    assert add.leaves == (6.0, 2.0) and add.nodes == (Node("add", (0, 1)),)
+
+
+def test_a_node_reusing_one_operand_stays_one_leaf_used_twice():
+    graph = Graph((3.0,), (Node("add", (0, 0)), Node("mulc", (1,), 2.5), Node("mul", (2, 2))))
+    (_, add), (_, mulc), (_, square) = A._single_nodes(graph)
+    assert add.leaves == (3.0,) and add.nodes == (Node("add", (0, 0)),)
+    assert mulc.leaves == (6.0,) and mulc.nodes == (Node("mulc", (0,), 2.5),)
+    assert square.leaves == (15.0,) and square.nodes == (Node("mul", (0, 0)),)
+
+
+def test_where_names_the_expression_and_point_or_only_the_size_of_a_big_graph():
+    assert A._where(x0_times_x1_plus_x0(2.0, 3.0)) == "(x0 * x1) + x0 at x0 = 2.0, x1 = 3.0"
+    nodes = tuple(Node("add", (i, i + 1)) for i in range(40))
+    big = Graph(tuple(float(i) for i in range(41)), nodes)
+    assert A._where(big) == "a graph of 40 nodes on 41 leaves (see the reproducer)"
+
+
+def test_numbers_are_written_as_python_source():
+    assert A._num(Fraction(1, 3)) == "Fraction(1, 3)"
+    assert A._num(Fraction(4)) == "4"
+    assert A._num(-0.5) == "-0.5" and A._num(7) == "7"
+    assert A._num(float("inf")) == "inf"
+
+    class Box:
+        def __float__(self) -> float:
+            return 0.75
+
+        def __repr__(self) -> str:
+            return "Box()"
+
+    assert A._num(Box()) == "0.75"
+    assert A._num(object.__new__(type("Odd", (), {"__repr__": lambda self: "Odd()"}))) == "Odd()"
+    assert A._numbers_source([Fraction(1, 2), 2, 0.5]) == "[Fraction(1, 2), 2, 0.5]"
+
+
+def test_the_value_reproducer_prints_the_output_value_not_the_gradients():
+    script = A._value_snippet(OURS, x0_times_x1_plus_x0(2.0, 3.0), "8.0")
+    lines = script.splitlines()
+    assert lines[-1] == "print('actual:  ', n3.data)"
+    assert "backward()" not in script and "n3 = n2 + x0" in script
+    assert "8.0" in script
+
+
+# ---------------------------------------------------------------------- oracles' expected values
+def test_sympy_gradient_is_exact_on_rationals_and_floats_elsewhere():
+    assert A._sympy_gradient(Graph((Fraction(1, 3), Fraction(2)), (Node("mul", (0, 1)),))) == (
+        "[2, Fraction(1, 3)]"
+    )
+    assert A._sympy_gradient(x0_times_x1_plus_x0(2.0, 3.0)) == "[4.0, 2.0]"
+    # 1/x at 0: a pole, so the expected gradient is not stated
+    assert A._sympy_gradient(Graph((0.0,), (Node("rdiv", (0,), 1.0),))) == ""
+
+
+def test_rational_version_is_the_same_program_on_fractions_or_none():
+    graph = Graph((0.5, 3.0), (Node("mulc", (0,), 0.25), Node("add", (2, 1))))
+    exact = A._rational_version(graph)
+    assert exact is not None
+    assert exact.leaves == (Fraction(1, 2), Fraction(3)) and all(type(x) is Fraction for x in exact.leaves)
+    assert exact.nodes == (Node("mulc", (0,), Fraction(1, 4)), Node("add", (2, 1)))
+    assert type(exact.nodes[0].const) is Fraction
+    assert A._rational_version(Graph((1.0,), (Node("exp", (0,)),))) is None
+
+
+def test_only_ints_and_fractions_are_exact_numbers():
+    assert A._exact_numbers([1, Fraction(1, 3)]) and A._exact_numbers([])
+    assert not A._exact_numbers([1, 0.5]) and not A._exact_numbers([True])
+    assert not A._exact_numbers([Fraction(1), 1.0])
+
+
+# ---------------------------------------------------------------------- trials
+def test_a_wrong_gradient_is_confirmed_and_blamed_on_the_wrong_node():
+    (finding,) = A._float_trial(WRONG_MUL, "symbolic", "add")(x0_times_x1_plus_x0(2.0, 3.0))
+    assert finding.kind == "wrong_gradient" and finding.op == "mul" and finding.check == "symbolic"
+    assert "x0 * x1" in finding.summary and "(x0 * x1) + x0" not in finding.summary  # the single node
+    assert "confirmed by" in finding.summary
+
+
+def test_a_right_engine_gets_no_finding_from_either_trial():
+    assert A._float_trial(OURS, "symbolic", None, forward=True)(x0_times_x1_plus_x0(2.0, 3.0)) == []
+    assert A._exact_trial(OURS, None)(x0_times_x1_plus_x0(Fraction(1, 3), Fraction(2))) == []
+
+
+def test_the_exact_trial_demands_equality_and_blames_the_node():
+    (finding,) = A._exact_trial(WRONG_MUL, "add")(x0_times_x1_plus_x0(Fraction(1, 3), Fraction(2)))
+    assert finding.kind == "wrong_gradient" and finding.op == "mul" and finding.check == "exact"
+    assert finding.expected == "[2, Fraction(1, 3)]"  # d(x0*x1) at (1/3, 2), by hand
+    assert finding.actual == "[Fraction(101, 50), Fraction(101, 300)]"
+
+
+def test_the_exact_trial_says_inconclusive_when_the_engines_numbers_are_floats():
+    (finding,) = A._exact_trial(OURS, "add")(Graph((0.5, 2.0), (Node("add", (0, 1)),)))
+    assert finding.kind == "inconclusive" and finding.check == "exact" and "not all exact" in finding.summary
+
+
+def test_a_wrong_forward_value_is_reported_when_a_float_evaluation_agrees():
+    graph = Graph((0.5,), (Node("exp", (0,)),))
+    (finding,) = A._forward_finding(WRONG_EXP, graph, 1.6487212707001282 * (1 + 1e-10), "exp")
+    assert finding.kind == "wrong_value" and finding.check == "forward" and finding.op == "exp"
+    assert finding.expected == "1.6487212707001282"  # e ** 0.5, rounded
+    assert A._forward_finding(OURS, graph, 1.6487212707001282, "exp") == []
+
+
+def test_a_forward_value_the_float_program_cannot_reach_is_inconclusive_not_wrong():
+    # exp(800) overflows in floats: the plain evaluation cannot confirm, so no defect is claimed
+    graph = Graph((800.0,), (Node("exp", (0,)),))
+    findings = A._forward_finding(OURS, graph, 1.0, "exp")
+    assert [f.kind for f in findings] in ([], ["inconclusive"])
+    assert not any(f.kind == "wrong_value" for f in findings)
+
+
+def test_a_crash_is_cut_down_to_the_node_that_raises_alone():
+    pow0 = resolve_engine("tests.engines.pow0_crash")  # d(x ** 0) at 0 divides by zero
+    graph = Graph((2.0, 3.0), (Node("sub", (0, 0)), Node("powc", (2,), 0), Node("mul", (3, 1))))
+    with pytest.raises(EngineRaised) as raised:
+        A._run(pow0, graph)
+    finding = A._crash(pow0, "symbolic", graph, raised.value, None)
+    assert finding.kind == "crash" and finding.op == "powc" and finding.check == "symbolic"
+    assert " of x0 ** 0 at x0 = 0.0 raises ZeroDivisionError" in finding.summary
+    assert finding.expected == "[0.0] (no exception)" and finding.actual.startswith("ZeroDivisionError")
+
+
+def test_a_crash_whose_float_program_cannot_run_is_reported_on_the_whole_graph():
+    # exp(800) * x1: the engine raises, and so does the plain float program the cut-down evaluates
+    graph = Graph((800.0, 2.0), (Node("exp", (0,)), Node("mul", (2, 1))))
+    with pytest.raises(EngineRaised) as raised:
+        A._run(OURS, graph)
+    finding = A._crash(OURS, "symbolic", graph, raised.value, "exp")
+    assert finding.kind == "crash" and finding.op == "exp"
+    assert finding.summary.startswith("forward of (x0.exp()) * x1 at x0 = 800.0, x1 = 2.0 raises Overflow")
+
+
+def test_blame_keeps_a_finding_that_no_single_node_shows():
+    finding = Finding("wrong_gradient", "symbolic", "s", None)
+    graph = x0_times_x1_plus_x0(2.0, 3.0)
+    assert A._blame(finding, graph, lambda op, g: []) is finding
+    info = Finding("inconclusive", "symbolic", "s")
+    assert A._blame(info, graph, lambda op, g: [Finding("wrong_gradient", "x", "y")]) is info
+    one_node = Graph((2.0,), (Node("exp", (0,)),))
+    assert A._blame(finding, one_node, lambda op, g: []).op == "exp"
+
+
+# ---------------------------------------------------------------------- searches and counts
+def test_trials_count_judged_and_inconclusive_examples_per_check():
+    trials = A._Trials()
+    wrong = Finding("wrong_gradient", "symbolic", "w", "mul")
+    trials.record(("symbolic", "forward"), [wrong], 10)
+    trials.record(("symbolic", "forward"), [Finding("inconclusive", "forward", "i", "exp")], 5)
+    trials.record(("symbolic", "forward"), [], 5)
+    assert trials.judged == {"symbolic": 3, "forward": 2}
+    assert trials.inconclusive == {"forward": 1}
+    symbolic = trials.outcome("symbolic", "graphs", "ran")
+    assert symbolic.status == "failed" and symbolic.judged == 3 and symbolic.findings == [wrong]
+    forward = trials.outcome("forward", "graphs", "ran")
+    assert forward.status == "passed" and forward.judged == 2 and forward.inconclusive == 1
+    assert A._Trials().outcome("mlp", "networks", "why").reason == "nothing judged (why)"
+
+
+def test_trials_keep_the_smallest_example_of_each_defect():
+    trials = A._Trials()
+    big = Finding("wrong_gradient", "symbolic", "big", "mul")
+    small = Finding("wrong_gradient", "symbolic", "small", "mul")
+    trials.record(("symbolic",), [big], 50)
+    trials.record(("symbolic",), [small], 20)
+    trials.record(("symbolic",), [big], 30)
+    assert [f.summary for _, f in trials.sized] == ["small"]
+
+
+def test_a_search_judges_every_example_when_nothing_is_wrong():
+    trials = A._Trials()
+    A._search(trials, ("c",), st.integers(0, 10**6), lambda x: [], 25, 0)
+    assert trials.judged["c"] == 25 and not trials.sized
+
+
+def test_a_search_goes_on_after_a_defect_for_the_ops_other_defects():
+    # every example shows a wrong value; some also a wrong gradient: both are found
+    def trial(x: int) -> list[Finding]:
+        found = [Finding("wrong_value", "c", f"value {x}", "sub")]
+        if x % 7 == 3:
+            found.append(Finding("wrong_gradient", "c", f"gradient {x}", "sub"))
+        return found
+
+    trials = A._Trials()
+    A._search(trials, ("c",), st.integers(0, 10**6), trial, 60, 0, focus="sub")
+    assert sorted(f.kind for _, f in trials.sized) == ["wrong_gradient", "wrong_value"]
+    gradient = next(f for _, f in trials.sized if f.kind == "wrong_gradient")
+    assert int(gradient.summary.split()[1]) % 7 == 3
+
+
+def test_a_defect_of_another_op_does_not_stop_the_search_of_this_one():
+    trials = A._Trials()
+    blamed_elsewhere = [Finding("wrong_gradient", "c", "elsewhere", "mul")]
+    A._search(trials, ("c",), st.integers(0, 10**6), lambda x: blamed_elsewhere, 30, 0, focus="exp")
+    assert trials.judged["c"] == 30  # not stopped to shrink: every example of the budget ran
+    assert [f.op for _, f in trials.sized] == ["mul"]  # but recorded
+
+
+def test_a_search_with_nothing_to_draw_judges_nothing():
+    trials = A._Trials()
+    A._search(trials, ("c",), st.integers().filter(lambda x: False), lambda x: [], 10, 0)
+    assert trials.judged["c"] == 0 and trials.outcome("c", "graphs", "r").status == "not_applicable"
+
+
+def test_our_own_error_inside_a_trial_propagates():
+    def trial(x: int) -> list[Finding]:
+        raise KeyError("ours")
+
+    with pytest.raises(KeyError):
+        A._search(A._Trials(), ("c",), st.integers(), trial, 5, 0)
+
+
+def test_example_sizes_are_the_length_of_their_source():
+    graph = Graph((1.0,), (Node("exp", (0,)),))
+    assert A._size(graph) == len("Graph(leaves=(1.0,), nodes=(Node('exp', (0,)),))")
+    assert A._size((graph, 12)) == A._size(graph) + 2 and A._size("abc") == len("'abc'")
+
+
+def test_floated_examples_have_float_leaves_and_coefficients_but_keep_node_constants():
+    graph = Graph((Fraction(1, 2),), (Node("mulc", (0,), Fraction(1, 3)),))
+    floated = A._floated((graph, Fraction(3, 4), 5))
+    assert floated[0].leaves == (0.5,) and type(floated[0].leaves[0]) is float
+    assert floated[0].nodes == graph.nodes and floated[1:] == (0.75, 5) and type(floated[1]) is float
+
+
+# ---------------------------------------------------------------------- stateful failures
+def test_a_stateful_failure_is_classified_by_what_raised():
+    crash = A._stateful_finding(EngineCrash("backward() raises KeyError", "x = 1"))
+    assert crash.kind == "crash" and crash.check == "stateful" and crash.reproducer == "x = 1"
+    script = "summary line\nx0 = V(1)\nprint('expected:', [2])\nprint('actual:  ', [x0.grad])"
+    wrong = A._stateful_finding(AssertionError(script))
+    assert wrong.kind == "wrong_gradient" and wrong.summary == "summary line (the convention as observed)"
+    assert wrong.reproducer == script.partition("\n")[2] and wrong.expected == "[2]"
+    with pytest.raises(KeyError):  # our own trouble is never the engine's defect
+        A._stateful_finding(KeyError("ours"))
+
+
+def test_the_first_failure_inside_exception_groups_prefers_the_engines():
+    class Group(Exception):  # hypothesis's groups, as _first_failure reads them (Python 3.10 has none)
+        def __init__(self, *members: BaseException) -> None:
+            self.exceptions = members
+
+    assertion = AssertionError("wrong")
+    assert A._first_failure(Group(ValueError("other"), Group(assertion))) is assertion
+    lone = ValueError("v")
+    assert A._first_failure(Group(lone)) is lone and A._first_failure(lone) is lone
+
+
+# ---------------------------------------------------------------------- ops and applicability
+def test_missing_ops_and_number_types_are_unsupported_facts_not_defects():
+    caps = A.capabilities(MISSING)
+    outcome = A._check_ops(MISSING, caps)
+    assert outcome.status == "passed" and caps["missing_ops"]
+    assert {f.op for f in outcome.findings if f.op} == set(caps["missing_ops"])
+    assert all(f.kind == "unsupported" for f in outcome.findings)
+    ours = A._check_ops(OURS, A.capabilities(OURS))
+    assert ours.findings == [] and ours.judged == len(A.OPS) + 2
+
+
+def test_an_exact_check_on_a_float_engine_is_not_applicable_and_says_why():
+    float_only = resolve_engine("tests.engines.float_only")
+    outcome = A._not_applicable("exact", float_only)
+    assert outcome.status == "not_applicable" and outcome.judged == 0
+    assert outcome.reason.startswith("needs exact arithmetic; the engine ")
+
+
+def test_run_check_refuses_an_unknown_check_by_name():
+    with pytest.raises(ValueError, match="run_check: unknown check 'linearty'"):
+        A.run_check("linearty", OURS)
