@@ -422,3 +422,18 @@ def test_the_snippet_uses_the_engine_it_is_given():
     code = graph.snippet(micrograd, expected="[-1.0, 0.5]")
     assert code.splitlines()[0] == "from micrograd.engine import Value"
     assert run(code) == ["expected: [-1.0, 0.5]", "actual:   [-1.0, 0.5]"]
+
+
+@pytest.mark.parametrize(
+    "graph",
+    [
+        Graph((2.0,), (Node("sub", (0, 0)), Node("log", (1,)))),  # log(x - x) = log(0)
+        Graph((Fraction(2),), (Node("sub", (0, 0)), Node("rdiv", (1,), 1))),  # 1 / (x - x), exact
+        Graph((2.0,), (Node("sub", (0, 0)), Node("powc", (1,), -1))),  # (x - x) ** -1
+    ],
+)
+def test_a_graph_sympy_finds_undefined_everywhere_has_no_reference_and_says_so(graph):
+    # sympy simplifies x - x to 0 before the op sees it, so the expression is zoo; its printer
+    # cannot write zoo, which raised a KeyError of ours before
+    with pytest.raises(OracleInconclusive, match="undefined everywhere"):
+        graph.reference()

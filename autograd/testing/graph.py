@@ -306,6 +306,8 @@ def _reference_function(structure: tuple[Any, ...], namespace: dict[str, Any]) -
     n_leaves, nodes, out = structure
     kink_inputs = [exprs[nodes[s - n_leaves].args[0]] for s in _kink_slots(structure)]
     outputs = [exprs[out], *_sympy_gradient(structure), *kink_inputs]
+    if any(o.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo) for o in outputs):  # log(x - x), 1 / (x - x)
+        raise OracleInconclusive(f"no reference: {exprs[out]} or its gradient is undefined everywhere")
     printer = MpmathPrinter(
         {"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True}
     )
@@ -351,7 +353,7 @@ def _iv_step(x: Any) -> Any:
     x = iv.mpf(x)
     if x.a > 0:
         return iv.mpf(1)
-    if x.b <= 0 and not (x.a == 0 and x.b > 0):
+    if x.b <= 0:
         return iv.mpf(0)
     raise _Straddle
 
