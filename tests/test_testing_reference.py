@@ -430,6 +430,7 @@ def test_the_snippet_uses_the_engine_it_is_given():
         Graph((2.0,), (Node("sub", (0, 0)), Node("log", (1,)))),  # log(x - x) = log(0)
         Graph((Fraction(2),), (Node("sub", (0, 0)), Node("rdiv", (1,), 1))),  # 1 / (x - x), exact
         Graph((2.0,), (Node("sub", (0, 0)), Node("powc", (1,), -1))),  # (x - x) ** -1
+        Graph((2.0,), (Node("sub", (0, 0)), Node("log", (1,)), Node("mulc", (2,), 0))),  # 0 * zoo: nan
     ],
 )
 def test_a_graph_sympy_finds_undefined_everywhere_has_no_reference_and_says_so(graph):
