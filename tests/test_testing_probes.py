@@ -13,10 +13,11 @@ import sys
 import pytest
 
 import autograd
-from autograd.testing import audit, probe_edges, probes, resolve_engine
+from autograd.testing import audit, probes, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS
 from autograd.testing.graph import OracleInconclusive
 from autograd.testing.probes import PROBES
+from autograd.testing.probes import edges as probe_edges
 from tests.engines import (
     accepts_strings,
     exp_flushes,

@@ -58,7 +58,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky, Unsatisfiable
 from hypothesis.stateful import run_state_machine_as_test
 
-from autograd.testing import higher, oracles, probe_memory, probe_nested, probe_time, probes, verdicts
+from autograd.testing import higher, oracles, probes, verdicts
 from autograd.testing import strategies as gs
 from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.checks import (
@@ -77,6 +77,7 @@ from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outco
 from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.identify import extra_capabilities
 from autograd.testing.ops import OPS, sym_const
+from autograd.testing.probes import memory, nested, timing
 from autograd.testing.report import DEFAULT_EXAMPLES, SCHEMA_VERSION, AuditCase, AuditReport
 from autograd.testing.selfcheck import extra_op_outcomes
 
@@ -729,9 +730,9 @@ def _check_second_order(
 #: The probes an audit runs, in this order (name, ``probe(engine, *, examples, seed) -> CheckOutcome``).
 PROBES: list[tuple[str, Callable[..., CheckOutcome]]] = [
     *probes.PROBES.items(),
-    ("nested", probe_nested.probe_nested),
-    ("memory", probe_memory.probe_memory),
-    ("time", probe_time.probe_time),
+    ("nested", nested.probe_nested),
+    ("memory", memory.probe_memory),
+    ("time", timing.probe_time),
 ]
 
 

@@ -479,8 +479,8 @@ def _str_operand(eng: Engine) -> list[Finding]:
 
 
 # ---------------------------------------------------------------------- edge points
-# derived from the op table: autograd.testing.probe_edges
-from autograd.testing.probe_edges import probe_edge_points, probe_out_of_domain  # noqa: E402
+# derived from the op table: autograd.testing.probes.edges
+from autograd.testing.probes.edges import probe_edge_points, probe_out_of_domain  # noqa: E402
 
 
 # ---------------------------------------------------------------------- conventions
