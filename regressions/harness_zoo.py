@@ -112,7 +112,7 @@ PLANTS = {
         Plant(
             "determinism_tolerates_two",
             "the determinism probe accepts an engine whose builds give exactly two different gradients",
-            "autograd.testing.probes",
+            "autograd.testing.probes.determinism",
             (("    if len(seen) <= 1:", "    if len(seen) <= 2:"),),
             (f"{RULES}::test_determinism_reports_an_engine_whose_builds_give_just_two_gradients",),
         ),

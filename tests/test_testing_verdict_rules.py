@@ -8,8 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from autograd.testing import probes, reproducers, resolve_engine, verdicts
+from autograd.testing import reproducers, resolve_engine, verdicts
 from autograd.testing.findings import DEFECT_KINDS, INFORMATION_KINDS, Finding, outcome
+from autograd.testing.probes import determinism
 from tests.engines import sound, two_orders
 
 
@@ -46,18 +47,18 @@ def test_information_is_no_failure(kind):
 
 def test_the_two_orders_fixture_gives_exactly_two_gradients_alternately():
     eng = resolve_engine(two_orders.Value)
-    runs = probes._run_in_process(eng, probes.determinism_body(eng, 4))
+    runs = determinism._run_in_process(eng, determinism.determinism_body(eng, 4))
     first, second = runs[0][0], runs[1][0]
     assert first != second and [run[0] for run in runs] == [first, second, first, second]
 
 
 def test_determinism_reports_an_engine_whose_builds_give_just_two_gradients():
-    result = probes.probe_determinism(two_orders.Value)
+    result = determinism.probe_determinism(two_orders.Value)
     assert result.status == "failed"
     (found,) = result.findings
     assert found.kind == "nondeterministic"
     assert "gives 2 different gradients" in found.summary
-    assert probes.probe_determinism(sound.Value).findings == []  # the same graph, one order
+    assert determinism.probe_determinism(sound.Value).findings == []  # the same graph, one order
 
 
 def test_the_outcome_carries_the_check_its_findings_and_what_it_judged():

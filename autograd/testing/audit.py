@@ -77,7 +77,6 @@ from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outco
 from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.identify import extra_capabilities
 from autograd.testing.ops import OPS, sym_const
-from autograd.testing.probes import memory, nested, timing
 from autograd.testing.report import DEFAULT_EXAMPLES, SCHEMA_VERSION, AuditCase, AuditReport
 from autograd.testing.selfcheck import extra_op_outcomes
 
@@ -727,13 +726,9 @@ def _check_second_order(
     return trials.outcome(name, "graphs", f"{per} graphs per arithmetic, Hessians vs sympy")
 
 
-#: The probes an audit runs, in this order (name, ``probe(engine, *, examples, seed) -> CheckOutcome``).
-PROBES: list[tuple[str, Callable[..., CheckOutcome]]] = [
-    *probes.PROBES.items(),
-    ("nested", nested.probe_nested),
-    ("memory", memory.probe_memory),
-    ("time", timing.probe_time),
-]
+#: The probes an audit runs, in this order (name, ``probe(engine, *, examples, seed) -> CheckOutcome``):
+#: the registry :data:`autograd.testing.probes.PROBES` (a list here, so a test can run others).
+PROBES: list[tuple[str, Callable[..., CheckOutcome]]] = list(probes.PROBES.items())
 
 
 def _run_probes(eng: Engine, examples: int, seed: int) -> list[CheckOutcome]:
