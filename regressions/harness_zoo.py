@@ -45,7 +45,8 @@ class Plant:
 
     @property
     def path(self) -> Path:
-        return ROOT / (self.module.replace(".", "/") + ".py")
+        base = ROOT / self.module.replace(".", "/")
+        return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")  # a package, a module
 
     def planted(self, source: str) -> str:
         for old, new in self.edits:
@@ -111,14 +112,14 @@ PLANTS = {
         Plant(
             "determinism_tolerates_two",
             "the determinism probe accepts an engine whose builds give exactly two different gradients",
-            "autograd.testing.probes",
+            "autograd.testing.probes.determinism",
             (("    if len(seen) <= 1:", "    if len(seen) <= 2:"),),
             (f"{RULES}::test_determinism_reports_an_engine_whose_builds_give_just_two_gradients",),
         ),
         Plant(
             "edge_confirms_nothing",
             "an edge point's wrong gradient is never confirmed, even when both oracles disagree with it",
-            "autograd.testing.probe_edges",
+            "autograd.testing.probes.edges",
             (('kind = "wrong_gradient" if numeric_ok is False else "inconclusive"',
               'kind = "inconclusive"'),),
             (f"{PROBES}::test_each_fixture_causes_exactly_its_findings[wrong_rule]",),
@@ -126,7 +127,7 @@ PLANTS = {
         Plant(
             "edge_confirms_anything",
             "an edge point's gradient is called wrong on sympy's word alone (no second method agreeing)",
-            "autograd.testing.probe_edges",
+            "autograd.testing.probes.edges",
             (('kind = "wrong_gradient" if numeric_ok is False else "inconclusive"',
               'kind = "wrong_gradient"'),),
             (f"{PROBES}::test_an_oracle_that_cannot_judge_a_point_gives_no_verdict",

@@ -27,3 +27,24 @@ def test_no_test_module_imports_another_test_module():
         if name.rpartition(".")[2].startswith("test_")
     ]
     assert offenders == []
+
+
+def test_each_probe_lives_where_the_probes_package_says():
+    # A newcomer finds a probe in one guess: autograd/testing/probes/<module>, as the package's
+    # docstring lists it; no probe module outside the package, no module in it that holds none.
+    import re
+
+    from autograd.testing import probes
+
+    listed = {}  # probe name -> module file, from the docstring's table
+    for line in probes.__doc__.split("::", 1)[1].splitlines():
+        columns = re.split(r"\s{2,}", line.strip())
+        if len(columns) == 3 and columns[1].endswith(".py"):
+            listed.update(dict.fromkeys(columns[0].split(", "), columns[1]))
+    assert set(listed) == set(probes.PROBES)
+    for name, probe in probes.PROBES.items():
+        assert probe.__module__ == "autograd.testing.probes." + listed[name].removesuffix(".py"), name
+    package = ROOT / "autograd" / "testing" / "probes"
+    modules = {p.name for p in package.glob("*.py")} - {"__init__.py", "common.py"}
+    assert modules == set(listed.values())
+    assert sorted((ROOT / "autograd" / "testing").glob("probe*.py")) == []

@@ -18,7 +18,7 @@ from autograd.testing import oracles, verdicts
 from autograd.testing.audit import run_check
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.graph import Graph, Node
-from autograd.testing.probe_edges import probe_edge_points
+from autograd.testing.probes.edges import probe_edge_points
 
 FUDGED = "tests.engines.fudged_constants"
 RSUB = "tests.engines.rsub_value_only"

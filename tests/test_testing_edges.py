@@ -1,4 +1,4 @@
-"""Edge and out-of-domain points derived from the op table (autograd.testing.probe_edges).
+"""Edge and out-of-domain points derived from the op table (autograd.testing.probes.edges).
 
 The points are a function of each op's ``region`` column: these tests compare the generated
 set with the table (every op, every constant, zero where the region has it), show that a new
@@ -16,11 +16,11 @@ import pytest
 import sympy
 
 import autograd
-from autograd.testing import probe_edges
 from autograd.testing.engines import Engine
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.ops import OPS, OpSpec, registered
-from autograd.testing.probe_edges import (
+from autograd.testing.probes import edges as probe_edges
+from autograd.testing.probes.edges import (
     edge_consts,
     edge_points,
     out_of_domain_points,

@@ -17,7 +17,7 @@ from autograd.testing import audit, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.identify import extra_capabilities, extra_ops, identify, unjudged_methods
 from autograd.testing.ops import OPS, display
-from autograd.testing.probe_edges import probe_edge_points, probe_out_of_domain
+from autograd.testing.probes.edges import probe_edge_points, probe_out_of_domain
 from autograd.testing.selfcheck import extra_op_outcomes, taylor_order
 from tests.engines import (
     extra_clamped_ln,

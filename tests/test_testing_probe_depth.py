@@ -7,21 +7,21 @@ import signal
 import subprocess
 import sys
 
-from autograd.testing import probes
 from autograd.testing.boundary import Died, EngineChild, child_path
 from autograd.testing.engines import resolve_engine
+from autograd.testing.probes import depth
 from tests.engines import deep_segfault, recursive, sound
 
 SEGV = signal.Signals.SIGSEGV.name
 
 
 def chain_in_child(fixture, steps):
-    with EngineChild(probes._depth_program(resolve_engine(fixture.Value))) as child:
+    with EngineChild(depth._depth_program(resolve_engine(fixture.Value))) as child:
         return child.ask(str(steps))
 
 
 def test_a_chain_that_kills_the_interpreter_is_a_crash_and_the_depth_that_survives_a_fact():
-    outcome = probes.probe_depth(deep_segfault.Value)
+    outcome = depth.probe_depth(deep_segfault.Value)
     crash, limit = outcome.findings
     assert outcome.status == "failed"
     assert crash.kind == "crash" and SEGV in crash.summary and "backward()" in crash.summary
@@ -30,7 +30,7 @@ def test_a_chain_that_kills_the_interpreter_is_a_crash_and_the_depth_that_surviv
     bad = int(crash.summary.split(" steps")[0].split()[-1].replace(",", ""))
     # the fixture dies past DEPTH nodes: 2 per step, plus w, b and the first y
     first_death = (deep_segfault.DEPTH - 3) // 2 + 1
-    assert good < first_death <= bad and bad - good <= probes.DEATH_PRECISION * bad
+    assert good < first_death <= bad and bad - good <= depth.DEATH_PRECISION * bad
     assert chain_in_child(deep_segfault, good) is None
     died = chain_in_child(deep_segfault, bad)
     assert isinstance(died, Died) and died.signal == SEGV and died.stage == "backward()"
@@ -41,13 +41,13 @@ def test_a_chain_that_kills_the_interpreter_is_a_crash_and_the_depth_that_surviv
 
 
 def test_a_recursion_error_stays_a_depth_limit_bisected_to_the_step():
-    (finding,) = probes.probe_depth(recursive.Value).findings
+    (finding,) = depth.probe_depth(recursive.Value).findings
     assert finding.kind == "depth_limit" and "raise RecursionError" in finding.summary
     steps = int(finding.actual.split(" steps")[0].replace(",", ""))
     assert 300 < steps < 1000 // 2  # two nested calls of the recursive sort per step, limit 1000
     assert chain_in_child(recursive, steps) is None
     assert chain_in_child(recursive, steps + 1).startswith("RecursionError")
-    assert probes.probe_depth(sound.Value).findings[0].summary.endswith("100,000 steps of y = y*w + b")
+    assert depth.probe_depth(sound.Value).findings[0].summary.endswith("100,000 steps of y = y*w + b")
 
 
 def test_the_child_answers_tells_its_stage_at_death_and_is_started_again():
@@ -87,7 +87,7 @@ def test_an_engine_a_fresh_interpreter_cannot_import_is_not_judged():
     class Local(sound.Value):  # not importable by name: no child can run it
         pass
 
-    outcome = probes.probe_depth(Local)
+    outcome = depth.probe_depth(Local)
     (finding,) = outcome.findings
     assert (
         finding.kind == "inconclusive"

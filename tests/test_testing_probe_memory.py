@@ -1,4 +1,4 @@
-"""The memory probe (autograd.testing.probe_memory): freed by reference counting, by the
+"""The memory probe (autograd.testing.probes.memory): freed by reference counting, by the
 cyclic collector, or never; by weak references or, without them, by tracemalloc."""
 
 import gc
@@ -8,8 +8,8 @@ import micrograd.engine
 import pytest
 
 import autograd
-from autograd.testing import probe_memory as pm
 from autograd.testing import resolve_engine
+from autograd.testing.probes import memory as pm
 from tests.engines import leaking_registry, slots_registry, sound
 
 

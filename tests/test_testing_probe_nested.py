@@ -1,4 +1,4 @@
-"""The nested-differentiation probe (autograd.testing.probe_nested): perturbation confusion."""
+"""The nested-differentiation probe (autograd.testing.probes.nested): perturbation confusion."""
 
 import contextlib
 import dataclasses
@@ -12,8 +12,8 @@ import sympy
 
 import autograd
 from autograd.testing import Graph, Node, resolve_engine
-from autograd.testing import probe_nested as pn
 from autograd.testing.higher import assert_hessian_exact
+from autograd.testing.probes import nested as pn
 from tests.engines import perturbation_confusion, sound
 
 

@@ -1,4 +1,4 @@
-"""The time probe (autograd.testing.probe_time): verdicts, never durations.
+"""The time probe (autograd.testing.probes.timing): verdicts, never durations.
 
 The probe compares a ladder of shared diamonds with a chain of the same ops, in
 ratios measured in one run; these tests assert what it concludes, not how long
@@ -12,9 +12,9 @@ import micrograd.engine
 import pytest
 
 import autograd
-from autograd.testing import probe_time as pt
 from autograd.testing import resolve_engine
 from autograd.testing.findings import DEFECT_KINDS
+from autograd.testing.probes import timing as pt
 from tests.engines import exponential_backward, lazy_forward, sound
 
 

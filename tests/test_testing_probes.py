@@ -13,10 +13,13 @@ import sys
 import pytest
 
 import autograd
-from autograd.testing import audit, probe_edges, probes, resolve_engine
+from autograd.testing import audit, resolve_engine
+from autograd.testing.boundary import child_path
 from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS
 from autograd.testing.graph import OracleInconclusive
-from autograd.testing.probes import PROBES
+from autograd.testing.probes import PROBES as REGISTRY
+from autograd.testing.probes import determinism
+from autograd.testing.probes import edges as probe_edges
 from tests.engines import (
     accepts_strings,
     exp_flushes,
@@ -55,6 +58,10 @@ CAUSED = {
     accepts_strings: {("accepts_invalid", None), ("accepts_invalid", "mul"), ("accepts_invalid", "powc")},
     set_parents: {("nondeterministic", None)},
 }
+
+#: The probes judged here; nested, memory and time have test modules of their own
+#: (tests/test_testing_probe_*.py), as the depth bisection has.
+PROBES = {name: probe for name, probe in REGISTRY.items() if name not in ("nested", "memory", "time")}
 
 
 def run(probe, engine):
@@ -111,30 +118,30 @@ def test_depth_restores_the_recursion_limit():
 
 def determinism_program(fixture, builds):
     eng = resolve_engine(fixture.Value)
-    return eng, probes.determinism_body(eng, builds)
+    return eng, determinism.determinism_body(eng, builds)
 
 
 def fresh_gradient(fixture, seed):
     """d y/d x of the determinism graph, built once in a fresh interpreter with this hash seed."""
     eng, body = determinism_program(fixture, 1)
-    out, err = probes._run_fresh(f"{eng.import_line()}\n{body}", seed).communicate(timeout=60)
+    out, err = determinism._run_fresh(f"{eng.import_line()}\n{body}", seed).communicate(timeout=60)
     assert not err
-    return probes._result(out)[0][0]
+    return determinism._result(out)[0][0]
 
 
 def test_set_ordered_parents_differ_across_the_fixed_hash_seeds_only():
     # the probe's own seeds: its verdict never depends on this process's (random) hash seed
-    assert len({fresh_gradient(set_parents, s) for s in probes.HASH_SEEDS}) > 1
-    assert len({fresh_gradient(sound, s) for s in probes.HASH_SEEDS}) == 1
+    assert len({fresh_gradient(set_parents, s) for s in determinism.HASH_SEEDS}) > 1
+    assert len({fresh_gradient(sound, s) for s in determinism.HASH_SEEDS}) == 1
     # within one process the fixture always sums in the same order: the seeds must find it
     eng, body = determinism_program(set_parents, 5)
-    assert len({json.dumps(grads) for grads in probes._run_in_process(eng, body)}) == 1
+    assert len({json.dumps(grads) for grads in determinism._run_in_process(eng, body)}) == 1
     (finding,) = run("determinism", set_parents.Value).findings
     assert "PYTHONHASHSEED=" in finding.actual
 
 
 def test_the_fan_out_weights_sum_differently_in_another_order():
-    w = probes.FAN_OUT_WEIGHTS
+    w = determinism.FAN_OUT_WEIGHTS
     assert math.fsum(w) == 4.5
     assert {sum(w), sum(reversed(w)), sum(sorted(w))} != {4.5}
 
@@ -172,7 +179,7 @@ def test_number_types_the_engine_lacks_are_facts(fixture, fact):
 
 
 def run_reproducer(code):
-    env = dict(os.environ, PYTHONPATH=probes._child_path())
+    env = dict(os.environ, PYTHONPATH=child_path())
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -233,10 +240,10 @@ class BackwardRaises(sound.Value):
 
 
 def test_a_probe_that_cannot_run_says_why_and_blames_nothing():
-    determinism = run("determinism", BackwardRaises)
-    assert determinism.status == "not_applicable" and determinism.findings == []
-    assert "could not be differentiated (RuntimeError: backward is broken)" in determinism.reason
-    assert determinism.reason.count("PYTHONHASHSEED=") == len(probes.HASH_SEEDS)  # each child failed
+    seeds = run("determinism", BackwardRaises)
+    assert seeds.status == "not_applicable" and seeds.findings == []
+    assert "could not be differentiated (RuntimeError: backward is broken)" in seeds.reason
+    assert seeds.reason.count("PYTHONHASHSEED=") == len(determinism.HASH_SEEDS)  # each child failed
     conventions = run("conventions", BackwardRaises)
     assert conventions.status == "passed"
     assert "backward conventions not determined: RuntimeError" in conventions.reason

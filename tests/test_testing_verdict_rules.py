@@ -5,11 +5,14 @@ tolerate an engine with just two different gradients."""
 from __future__ import annotations
 
 from fractions import Fraction
+from types import SimpleNamespace
 
+import numpy
 import pytest
 
-from autograd.testing import probes, reproducers, resolve_engine, verdicts
+from autograd.testing import reproducers, resolve_engine, verdicts
 from autograd.testing.findings import DEFECT_KINDS, INFORMATION_KINDS, Finding, outcome
+from autograd.testing.probes import determinism
 from tests.engines import sound, two_orders
 
 
@@ -46,18 +49,18 @@ def test_information_is_no_failure(kind):
 
 def test_the_two_orders_fixture_gives_exactly_two_gradients_alternately():
     eng = resolve_engine(two_orders.Value)
-    runs = probes._run_in_process(eng, probes.determinism_body(eng, 4))
+    runs = determinism._run_in_process(eng, determinism.determinism_body(eng, 4))
     first, second = runs[0][0], runs[1][0]
     assert first != second and [run[0] for run in runs] == [first, second, first, second]
 
 
 def test_determinism_reports_an_engine_whose_builds_give_just_two_gradients():
-    result = probes.probe_determinism(two_orders.Value)
+    result = determinism.probe_determinism(two_orders.Value)
     assert result.status == "failed"
     (found,) = result.findings
     assert found.kind == "nondeterministic"
     assert "gives 2 different gradients" in found.summary
-    assert probes.probe_determinism(sound.Value).findings == []  # the same graph, one order
+    assert determinism.probe_determinism(sound.Value).findings == []  # the same graph, one order
 
 
 def test_the_outcome_carries_the_check_its_findings_and_what_it_judged():
@@ -146,6 +149,30 @@ def test_a_number_in_a_reproducer_is_written_as_a_person_writes_it():
     assert reproducers.show(0.1) == "0.1"
     assert reproducers.show(Fraction(1, 3)) == "Fraction(1, 3)"
     assert reproducers.show(3) == "3"
+
+
+def test_a_gradient_is_written_in_a_reproducer_as_the_harness_writes_it():
+    # a gradient kept as a 0-d array is written as a copy of that array holding the number, as
+    # Engine.set_grad writes it (engines.adapter.in_kind); anything else as the number itself
+    zero_d = resolve_engine("tests.engines.zero_d_arrays")
+    assert reproducers.grad_assignment(zero_d, "v3", zero_d.make(2.0), 0.5) == (
+        "kept = v3.grad.copy(); kept[()] = 0.5; v3.grad = kept  # a 0-d array"
+    )
+    named = resolve_engine("tests.engines.scalar_backwards")
+    assert reproducers.grad_assignment(named, "v0", named.make(2.0), 0) == "v0.gradient = 0"
+    # the engine's own Value as a gradient (create_graph) is replaced by the number, even when the
+    # class looks like a 0-d array itself; a gradient that cannot be read yet is written as it is
+    arrays = SimpleNamespace(grad_attr="grad", Value=numpy.ndarray)
+    assert (
+        reproducers.grad_assignment(arrays, "v1", SimpleNamespace(grad=numpy.array(2.0)), 0) == "v1.grad = 0"
+    )
+
+    class Unread:
+        @property
+        def grad(self):
+            raise AttributeError("no backward() yet")
+
+    assert reproducers.grad_assignment(zero_d, "v2", Unread(), 0) == "v2.grad = 0"
 
 
 def test_a_crash_of_no_op_is_kept_once_per_check_and_a_crash_of_an_op_once():

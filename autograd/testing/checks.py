@@ -27,6 +27,7 @@ from hypothesis.stateful import (
 )
 
 from autograd.testing import strategies as gs
+from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.mlp import mlp_loss_graph
@@ -38,6 +39,7 @@ from autograd.testing.oracles import (
     symbolic_tolerances,
     working_precision,
 )
+from autograd.testing.reproducers import grad_assignment
 
 __all__ = [
     "CHECKS",
@@ -285,6 +287,24 @@ RATIONAL_UNARY = (
 )
 
 
+def _exact_gradients(eng: Engine, op: str, c: Any) -> bool:
+    """Whether ``op``'s gradients come back exact (int or Fraction) at 4/3 and 5/3, points where a
+    float is rounded: the exact machine judges by equality, which an engine otherwise exact but
+    sending back a float (``x ** c``'s, say) cannot meet; the float checks judge such an op.  An
+    op the engine raises on here is left out too (the checks per op report the crash)."""
+    spec = OPS[op]
+
+    def gradients() -> list[Any]:
+        leaves = [eng.make(x) for x in (Fraction(4, 3), Fraction(5, 3))[: spec.arity]]
+        eng.backward(spec.apply(eng, leaves, c))
+        return [eng.grad(v) for v in leaves]
+
+    try:
+        return all(type(g) in (int, Fraction) for g in engine_call(f"{op} at 4/3", gradients))
+    except EngineRaised:
+        return False
+
+
 class EngineCrash(Exception):
     """The engine raised inside the state machine; ``.reproducer`` replays the steps so far."""
 
@@ -491,6 +511,13 @@ def stateful_machine(
         for op, c in RATIONAL_UNARY
         if eng.supports(op) and (c is None or c in OPS[op].usable_consts(eng))
     ]
+    # the exact machine judges by equality: ops whose gradients come back as floats are left out
+    inexact: list[tuple[str, Any]] = []
+    if exact:
+        inexact = [(op, None) for op in binary_ops if not _exact_gradients(eng, op, None)]
+        inexact += [(op, c) for op, c in unary_ops if not _exact_gradients(eng, op, c)]
+        binary_ops = [op for op in binary_ops if (op, None) not in inexact]
+        unary_ops = [u for u in unary_ops if u not in inexact]
     unary_ops = unary_ops or [("neg" if eng.supports("neg") else "add", None)]
 
     class GradientMachine(RuleBasedStateMachine):
@@ -635,7 +662,7 @@ def stateful_machine(
                 want = self.second.get(k, {})
                 self.script.append(f"g = v{k}.{eng.grad_attr}")
                 for j in self._leaves():
-                    self.script.append(f"v{j}.{eng.grad_attr} = 0")
+                    self.script.append(grad_assignment(eng, f"v{j}", self.values[j], 0))
                     self._engine(eng.set_grad, self.values[j], 0)
                     self.model[j] = want.get(j, Fraction(0))
                     self.is_value[j] = False
@@ -677,7 +704,7 @@ def stateful_machine(
         def zero_grad(self, data: Any) -> None:
             leaves = [i for i, a in enumerate(self.args) if a is None]
             k = data.draw(st.sampled_from(leaves))
-            self.script.append(f"v{k}.{eng.grad_attr} = 0")
+            self.script.append(grad_assignment(eng, f"v{k}", self.values[k], 0))
             self._engine(eng.set_grad, self.values[k], 0)
             self.model[k] = Fraction(0)
             self.tol[k] = 0.0
@@ -727,27 +754,30 @@ def stateful_machine(
                 else str(m if exact else float(m))
                 for i, m in enumerate(self.model)
             ]
-            grads = ", ".join(
-                f"str(getattr(v{i}.{grad}, {eng.data_attr!r}, v{i}.{grad}))" for i in range(len(self.values))
-            )
+            # a Value gradient (create_graph) shows its number; any other (a 0-d array, whose `data`
+            # is its buffer) shows itself
+            grads = ", ".join(f"v{i}.{grad}" for i in range(len(self.values)))
             return "\n".join(
                 [
                     "from fractions import Fraction",
                     eng.import_line(),
                     *self.script,
                     f"print('expected:', {expected!r})",
-                    f"print('actual:  ', [{grads}])",
+                    f"print('actual:  ', [str(g.{eng.data_attr} if isinstance(g, {eng.class_name}) else g)"
+                    f" for g in [{grads}]])",
                 ]
             )
 
     # What this machine does not exercise, and why (for the report).  (The rule is removed after
     # the class is made, not left out of its body: the derandomized draws follow the body's source.)
-    GradientMachine.not_judged = ()
+    not_judged: tuple[str, ...] = ()
+    if inexact:
+        shown = ", ".join(OPS[op].source(["x", "y"][: OPS[op].arity], c) for op, c in inexact)
+        not_judged += (f"{shown} (gradients not exact numbers: equality cannot judge them)",)
     if not settable:
         del GradientMachine.zero_grad
-        GradientMachine.not_judged = (
-            "zero_grad (writing a leaf's gradient: the engine, or its adapter, has no set_grad)",
-        )
+        not_judged += ("zero_grad (writing a leaf's gradient: the engine, or its adapter, has no set_grad)",)
+    GradientMachine.not_judged = not_judged
     return GradientMachine
 
 

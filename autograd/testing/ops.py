@@ -21,7 +21,7 @@ start (``2k + 1`` operands).
 ``region`` describes where the op is defined, mathematically and without the
 margins of ``domain``: one ``sympy.Set`` per operand (the others held at
 ``PARTNER``).  The edge and out-of-domain probes derive all their points from it
-(:mod:`autograd.testing.probe_edges`); the functions the audit may meet beyond
+(:mod:`autograd.testing.probes.edges`); the functions the audit may meet beyond
 the table are described the same way in :mod:`autograd.testing.catalogue`.
 """
 

@@ -57,6 +57,7 @@ from autograd.testing.oracles import (
     to_precision,
     working_precision,
 )
+from autograd.testing.probes.common import same_const
 from autograd.testing.reproducers import program, show
 from autograd.testing.verdicts import SECOND_VOTE_FD, merge
 
@@ -124,10 +125,6 @@ def arity(spec: OpSpec) -> int:
     return spec.arity or VARIADIC_ARITY.get(spec.name, 2)
 
 
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
-
-
 def edge_consts(spec: OpSpec, usable: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
     """The constants of the op's edge points: its (usable) constants, and 0 where the region allows.
 
@@ -142,7 +139,7 @@ def edge_consts(spec: OpSpec, usable: tuple[Any, ...] | None = None) -> tuple[An
     zero = type(consts[0])(0)
     if spec.parameter:  # a family's fitted parameter: the engine's function has that one only
         return tuple(consts)
-    if not any(_same(zero, c) for c in consts) and _regions(spec, zero)[0] is not sympy.S.EmptySet:
+    if not any(same_const(zero, c) for c in consts) and _regions(spec, zero)[0] is not sympy.S.EmptySet:
         consts = (*consts, zero)
     return tuple(consts)
 
@@ -402,7 +399,7 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
 
 
 def _added_zero(spec: OpSpec, point: EdgePoint) -> bool:
-    return bool(spec.consts) and point.const == 0 and not any(_same(point.const, c) for c in spec.consts)
+    return bool(spec.consts) and point.const == 0 and not any(same_const(point.const, c) for c in spec.consts)
 
 
 def _well_scaled(point: EdgePoint, value: Any) -> bool:

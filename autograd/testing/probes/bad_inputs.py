@@ -1,0 +1,123 @@
+"""Probe ``bad_inputs``: garbage as data and as an operand, refused at once?
+
+A str, None, a complex, NaN, a bool and a list as data, and a str operand: accepted
+without an error at once is ``accepts_invalid`` (with what happened next).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from autograd.testing.boundary import EngineRaised, engine_call
+from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.findings import CheckOutcome, Finding, outcome
+from autograd.testing.reproducers import program
+
+#: Data that is not a finite real number: (source, value).
+GARBAGE: tuple[tuple[str, Any], ...] = (
+    ("'abc'", "abc"),
+    ("None", None),
+    ("complex(1, 2)", complex(1, 2)),
+    ("float('nan')", math.nan),
+    ("True", True),
+    ("[1]", [1]),
+)
+
+
+def _what_happens_next(eng: Engine, v: Any) -> str:
+    """Use an accepted garbage Value as a number: where does it fail, if anywhere?"""
+    steps: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
+        ("v * v", lambda s: s["v"] * s["v"]),
+        ("v * v + v", lambda s: s["y"] + s["v"]),
+        ("backward()", lambda s: eng.backward(s["y"])),
+    ]
+    state = {"v": v, "y": None}
+    for label, step in steps:
+        try:
+            result = engine_call(label, step, state)
+        except EngineRaised as raised:
+            return f"fails later, in {label}: {raised.line()}"
+        if result is not None:
+            state["y"] = result
+    try:
+        data, grad = engine_call("reading", lambda: (eng.data(state["y"]), eng.grad(v)))
+    except EngineRaised as raised:  # an attribute missing on a half-built Value
+        return f"never fails in arithmetic, then: {raised.line()}"
+    return f"never fails: v * v + v = {data!r}, its gradient {grad!r}"
+
+
+def probe_bad_inputs(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
+    """Garbage as data and as an operand: refused at once, or accepted silently?"""
+    eng = resolve_engine(engine)
+    accepted = []
+    for source, x in GARBAGE:
+        try:
+            v = engine_call("make", eng.make, x)
+        except EngineRaised:
+            continue  # refused at once: what we want
+        accepted.append((source, _what_happens_next(eng, v)))
+    findings = []
+    if accepted:
+        lines = ["for bad in [" + ", ".join(s for s, _ in accepted) + "]:"]
+        lines += [
+            "    try:",
+            "        v = {V}(bad)",
+            "        y = v * v + v",
+            "        y.{backward}()",
+            "        print(repr(bad), 'expected: an error at once; actual: accepted, v*v+v =', y.{data})",
+            "    except Exception as exc:",
+            "        print(repr(bad), 'expected: an error at once; actual: accepted, then', repr(exc))",
+        ]
+        findings.append(
+            Finding(
+                "accepts_invalid",
+                "bad_inputs",
+                f"accepts {len(accepted)} of {len(GARBAGE)} invalid data values without an error: "
+                + ", ".join(f"{s} ({what.split(':')[0]})" for s, what in accepted),
+                reproducer=program(eng, *lines),
+                expected="TypeError or ValueError when the Value is made",
+                actual="; ".join(f"{s}: accepted, {what}" for s, what in accepted),
+            )
+        )
+    findings += _str_operand(eng)
+    reason = f"{len(GARBAGE)} invalid data values ({', '.join(s for s, _ in GARBAGE)}) and v * 's'"
+    return outcome("bad_inputs", findings, judged=len(GARBAGE) + 1, unit="inputs", reason=reason)
+
+
+def _str_operand(eng: Engine) -> list[Finding]:
+    for start in (2, 2.0):  # an int first: "s" * 2 is a str in Python, so int data shows more
+        try:
+            v = engine_call("make", eng.make, start)
+        except EngineRaised:
+            continue
+        try:
+            w = engine_call("v * 's'", lambda: v * "s")  # noqa: B023
+        except EngineRaised:
+            return []  # refused at once
+        try:
+            got = repr(engine_call("reading", eng.data, w))
+        except EngineRaised as raised:
+            got = f"a Value whose data cannot be read ({raised.line()})"
+        reproducer = program(
+            eng,
+            f"v = {{V}}({start!r})",
+            "try:",
+            "    w = v * 's'",
+            "    print(\"expected: TypeError for v * 's'; actual: accepted, data =\", repr(w.{data}))",
+            "except Exception as exc:",
+            "    print('refused:', repr(exc))",
+        )
+        return [
+            Finding(
+                "accepts_invalid",
+                "bad_inputs",
+                f"v * 's' with v = {start!r} is accepted: data {got}",
+                "mul",
+                reproducer,
+                "TypeError naming the op and the str",
+                f"accepted, data {got}",
+            )
+        ]
+    return []
