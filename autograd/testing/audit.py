@@ -48,7 +48,8 @@ import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -94,6 +95,7 @@ __all__ = [
     "CheckOutcome",
     "EngineNotFound",
     "Finding",
+    "SearchMode",
     "audit",
     "capabilities",
     "run_check",
@@ -438,11 +440,30 @@ def _size(example: Any) -> int:
     return len(repr(example))
 
 
+@dataclass(frozen=True)
+class SearchMode:
+    """How the searches of :func:`run_checks` go on after a defect.
+
+    ``shrink``: minimise each defect's example (hypothesis's shrink phase; the audit's way);
+    without it the reproducer is the first failing example, cut down to one node where one
+    fails on its own.  ``first_defect``: a check stops searching at its first defect (a
+    verdict per check, as :func:`~autograd.testing.verify.verify_engine` needs, rather than
+    every defect of every op).
+    """
+
+    shrink: bool = True
+    first_defect: bool = False
+
+
+_MODE: ContextVar[SearchMode] = ContextVar("audit_search_mode", default=SearchMode())  # noqa: B039 (frozen)
+
+
 def _settings(examples: int, **extra: Any) -> settings:
     """The one hypothesis configuration of the audit: deterministic, quiet, no database."""
+    phases = (Phase.explicit, Phase.generate, *((Phase.shrink,) if _MODE.get().shrink else ()))
     return settings(
         max_examples=examples, derandomize=True, database=None, deadline=None, verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck), report_multiple_bugs=False, **extra,
+        suppress_health_check=list(HealthCheck), report_multiple_bugs=False, phases=phases, **extra,
     )  # fmt: skip
 
 
@@ -475,7 +496,7 @@ def _search(
         that one, or None when it did not stop."""
         drawn = [0, 0]  # examples tried (shrinking included); how many of them up to the first stop
 
-        @_settings(budget, phases=(Phase.explicit, Phase.generate, Phase.shrink))
+        @_settings(budget)
         @hypothesis_seed(round_seed)
         @given(strategy)
         def run(example: Any) -> None:
@@ -504,6 +525,9 @@ def _search(
     budget = examples
     for round_ in itertools.count():
         known = {verdicts.identity(f) for _, f in trials.sized if f.kind in DEFECT_KINDS}
+        failed = {f.check for _, f in trials.sized if f.kind in DEFECT_KINDS}
+        if _MODE.get().first_defect and failed.issuperset(checks):
+            return  # each check this search serves has its defect
         drawn = one_round(budget, seed + round_, known)  # another round draws other examples
         if drawn is None:  # the budget ran out with nothing new, or hypothesis gave its own verdict
             return
@@ -871,10 +895,22 @@ def run_checks(
     seed: int = 0,
     ops: Sequence[str] | None = None,
     convention: BackwardConvention | None = None,
+    mode: SearchMode = SearchMode(),
 ) -> dict[str, CheckOutcome]:
     """:func:`run_check` for each of ``names``, ``{name: outcome}`` in their order, each check run
     once: ``exact``, ``symbolic`` and ``forward`` share the per-op searches they need, the extra-op
-    checks theirs."""
+    checks theirs.  ``mode``: how a search goes on after a defect (:class:`SearchMode`)."""
+    token = _MODE.set(mode)
+    try:
+        return _run_checks(names, engine, examples, seed, ops, convention)
+    finally:
+        _MODE.reset(token)
+
+
+def _run_checks(
+    names: Sequence[str], engine: Any, examples: int, seed: int, ops: Sequence[str] | None,
+    convention: BackwardConvention | None,
+) -> dict[str, CheckOutcome]:  # fmt: skip
     eng = resolve_engine(engine)
     known = [*CHECKS, *EXTRA_CHECKS, *dict(PROBES)]
     for name in names:

@@ -231,13 +231,10 @@ def _short(x: Any) -> str:
     if isinstance(x, Fraction | int):
         try:
             text = str(x)
-        except ValueError:  # more digits than str() converts (sys.get_int_max_str_digits)
-            text = ""
-        return (
-            text
-            if text and (len(text) <= 24 or isinstance(x, int))
-            else str(mpmath.nstr(_mpf(Fraction(x)), 17))
-        )
+        except ValueError:  # more digits than str() converts (sys.get_int_max_str_digits): 17 of them
+            q = Fraction(x)
+            return str(mpmath.nstr(mpmath.mpf(q.numerator) / q.denominator, 17))
+        return text if len(text) <= 24 or isinstance(x, int) else str(mpmath.nstr(_mpf(x), 17))
     if isinstance(x, mpmath.mpf):
         return str(mpmath.nstr(x, 17))
     return repr(x)

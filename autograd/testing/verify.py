@@ -21,13 +21,12 @@ finds beyond them, so that a check is written once and serves both.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from autograd.testing.audit import CHECKS as AUDIT_CHECKS
-from autograd.testing.audit import EXTRA_CHECKS, PROBES, run_checks
+from autograd.testing.audit import EXTRA_CHECKS, PROBES, SearchMode, run_checks
 from autograd.testing.checks import OUR_CONVENTION, BackwardConvention
 from autograd.testing.engines import resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding
@@ -80,9 +79,9 @@ def verify_engine(
     *,
     checks: Sequence[str] | None = None,
     max_examples: int = 30,
+    shrink: bool = False,
     seed: int = 0,
     conventions: Conventions = OURS,
-    shrink: bool | None = None,
 ) -> dict[str, CheckResult]:
     """Run each check against ``engine`` deterministically; ``{name: CheckResult}``.
 
@@ -90,16 +89,10 @@ def verify_engine(
     does not declare them) are names of :func:`~autograd.testing.audit.run_check` or of
     :data:`RENAMED`; results are keyed by the names asked for.  ``max_examples`` is the audit's
     ``examples`` (per op in the per-op searches), ``seed`` fixes every search: the same engine
-    always gets the same verdict.  A failure's message gives each defect found, with its
-    runnable reproducer (the smallest example, shrunk).  ``shrink`` is accepted for old
-    callers only: the audit's searches always shrink a defect's example.
+    always gets the same verdict.  A check stops at its first defect; the message gives it
+    with its runnable reproducer, the failing example cut down to the one node that fails on
+    its own where there is one; ``shrink=True`` also minimises it (slower).
     """
-    if shrink is not None:
-        warnings.warn(
-            "verify_engine: shrink is ignored: the audit's searches always shrink a defect's example",
-            DeprecationWarning,
-            stacklevel=2,
-        )
     eng = resolve_engine(engine)
     names = list(checks or _default_checks(conventions))
     known = [*AUDIT_CHECKS, *EXTRA_CHECKS, *dict(PROBES), *RENAMED]
@@ -107,7 +100,10 @@ def verify_engine(
     if unknown:
         raise ValueError(f"verify_engine: unknown checks {unknown}; known: {known}")
     runs = list(dict.fromkeys(RENAMED.get(name, name) for name in names))
-    outcomes = run_checks(runs, eng, examples=max_examples, seed=seed, convention=conventions.backward)
+    outcomes = run_checks(
+        runs, eng, examples=max_examples, seed=seed, convention=conventions.backward,
+        mode=SearchMode(shrink=shrink, first_defect=True),
+    )  # fmt: skip
     return {name: _result(name, outcomes[RENAMED.get(name, name)]) for name in names}
 
 
