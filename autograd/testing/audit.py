@@ -564,9 +564,10 @@ def _check_per_op(
             if strategy is not None:
                 _search(exact, ("exact",), strategy, _exact_trial(eng, op), examples, seed, op)
         strategy = _op_graphs(eng, op, exact=False)
-        if strategy is not None and {"symbolic", "forward"} & set(checks):
+        float_checks = tuple(c for c in ("symbolic", "forward") if c in checks)
+        if strategy is not None and float_checks:
             trial = _float_trial(eng, "symbolic", op, forward=True)
-            _search(symbolic, ("symbolic", "forward"), strategy, trial, examples, seed, op)
+            _search(symbolic, float_checks, strategy, trial, examples, seed, op)
     ran = f"{examples} examples for each of {len(ops)} ops"
     outcomes = [symbolic.outcome("symbolic", "graphs", ran), symbolic.outcome("forward", "graphs", ran)]
     if eng.exact:
