@@ -124,3 +124,21 @@ def test_the_float_oracles_judge_a_fraction_leaf_as_the_float_nearest_it(oracle)
     (row,) = oracle(Graph((Fraction(1, 3),), (Node("mul", (0, 0)),)), autograd).rows
     assert type(row.value) is float and row.value == 1 / 3
     assert type(row.engine) is float and row.engine == 2 / 3
+
+
+def test_a_number_with_more_digits_than_str_converts_is_shown_not_raised():
+    # the zoo's double-counting variant gives exact gradients of thousands of digits: the mismatch
+    # table raised ValueError (sys.get_int_max_str_digits) instead of showing them.  Expected:
+    # 17 digits of the value rounded to 53 bits, from the decimal module (these are exact in 53 bits)
+    from decimal import Decimal, localcontext
+
+    from autograd.testing.oracles import _short
+
+    with localcontext() as context:
+        context.prec = 60
+        assert _short(3 * 2**16000) == f"{Decimal(3) * Decimal(2) ** 16000:.16e}"  # 4817 digits
+        assert _short(Fraction(2**16000 + 1, 2**15000)) == f"{Decimal(2) ** 1000:.16e}"
+        # as before: a Fraction of more than 24 characters as 17 digits, of 24 or fewer as it is, ints whole
+        assert _short(Fraction(10**22, 3)) == f"{Decimal(10**22) / Decimal(3):.16e}"
+    assert _short(Fraction(10**21, 3)) == "1000000000000000000000/3"
+    assert _short(10**30) == "1" + "0" * 30

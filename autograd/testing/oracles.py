@@ -230,11 +230,9 @@ def _short(x: Any) -> str:
         return repr(x)
     if isinstance(x, Fraction | int):
         try:
-            text = str(x)
-        except ValueError:  # more digits than str() converts (sys.get_int_max_str_digits): 17 of them
-            q = Fraction(x)
-            return str(mpmath.nstr(mpmath.mpf(q.numerator) / q.denominator, 17))
-        return text if len(text) <= 24 or isinstance(x, int) else str(mpmath.nstr(_mpf(x), 17))
+            return str(x) if len(str(x)) <= 24 or isinstance(x, int) else str(mpmath.nstr(_mpf(x), 17))
+        except ValueError:  # more digits than str() converts (sys.get_int_max_str_digits)
+            return str(mpmath.nstr(+_mpf(Fraction(x)), 17))  # rounded to the working precision first
     if isinstance(x, mpmath.mpf):
         return str(mpmath.nstr(x, 17))
     return repr(x)
