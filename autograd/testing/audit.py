@@ -459,11 +459,13 @@ _MODE: ContextVar[SearchMode] = ContextVar("audit_search_mode", default=SearchMo
 
 
 def _settings(examples: int, **extra: Any) -> settings:
-    """The one hypothesis configuration of the audit: deterministic, quiet, no database."""
-    phases = (Phase.explicit, Phase.generate, *((Phase.shrink,) if _MODE.get().shrink else ()))
+    """The one hypothesis configuration of the audit: deterministic, quiet, no database (and no
+    shrinking when the :class:`SearchMode` says so)."""
+    if not _MODE.get().shrink:
+        extra["phases"] = (Phase.explicit, Phase.generate)
     return settings(
         max_examples=examples, derandomize=True, database=None, deadline=None, verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck), report_multiple_bugs=False, phases=phases, **extra,
+        suppress_health_check=list(HealthCheck), report_multiple_bugs=False, **extra,
     )  # fmt: skip
 
 
@@ -496,7 +498,7 @@ def _search(
         that one, or None when it did not stop."""
         drawn = [0, 0]  # examples tried (shrinking included); how many of them up to the first stop
 
-        @_settings(budget)
+        @_settings(budget, phases=(Phase.explicit, Phase.generate, Phase.shrink))
         @hypothesis_seed(round_seed)
         @given(strategy)
         def run(example: Any) -> None:
