@@ -1,7 +1,8 @@
 """Gradients of random graphs against the three oracles, and forward values against sympy.
 
-Each test runs one property of :mod:`autograd.testing.checks` on our engine, so
-the properties here and ``verify_engine`` share one implementation.  To
+Each test runs one property of :mod:`autograd.testing.checks` on our engine, on the
+oracles that the audit's per-op searches (and ``verify_engine``, the audit with our
+conventions declared) use too: here as pytest properties, on whole random graphs.  To
 reproduce a failure, rerun the test with the same profile
 (``HYPOTHESIS_PROFILE=ci pytest properties/test_gradients.py::NAME``); the
 falsifying graph is printed as a runnable snippet.  A point an oracle cannot judge

@@ -496,7 +496,7 @@ def smoke_test(variant: Variant) -> None:
 
 
 def harness_results(engine: Any, max_examples: int) -> dict[str, str | None]:
-    """The autograd.testing properties run against ``engine`` (None = passed)."""
+    """``verify_engine`` on ``engine`` (the audit's checks, our conventions declared; None = passed)."""
     from autograd.testing import verify_engine
 
     results = verify_engine(engine, max_examples=max_examples)
@@ -506,6 +506,8 @@ def harness_results(engine: Any, max_examples: int) -> dict[str, str | None]:
     }
 
 
+#: The audit's ``examples``: per op in the per-op searches, half that many runs of the state
+#: machine (fewer, and it misses the create_graph leak), second_order graphs per arithmetic.
 HARNESS_EXAMPLES = 15
 
 

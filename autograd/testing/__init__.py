@@ -15,7 +15,8 @@ differences.  Random computation graphs come from hypothesis strategies.
 * :mod:`autograd.testing.higher`: second and third derivatives:
   ``assert_hessian_exact``, ``assert_hessian_symbolic``, ``assert_hessian_fd``,
   ``assert_third_exact``, ``gradgradcheck``, ``supports_higher_order``.
-* :mod:`autograd.testing.checks`: the properties, ``verify_engine``.
+* :mod:`autograd.testing.checks`: the properties.
+* :mod:`autograd.testing.verify`: ``verify_engine``, the audit with our engine's conventions declared.
 * :mod:`autograd.testing.engines`: ``resolve_engine`` finds any engine's scalar class.
 * :mod:`autograd.testing.audit`: ``audit(target)``, the verdict on any engine
   (also ``python -m autograd.testing audit TARGET``).
@@ -43,7 +44,6 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
     raise ImportError(_message) from exc
 
 from autograd.testing.audit import AuditReport, CheckOutcome, Finding, audit
-from autograd.testing.checks import CHECKS, CheckResult, verify_engine
 from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
 from autograd.testing.graph import Graph, Node
 from autograd.testing.higher import (
@@ -64,6 +64,7 @@ from autograd.testing.oracles import (
     assert_grads_symbolic,
     gradcheck,
 )
+from autograd.testing.verify import CHECKS, CheckResult, verify_engine
 
 __all__ = [
     "CHECKS",

@@ -48,10 +48,12 @@ import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+import mpmath  # type: ignore[import-untyped]
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
@@ -69,6 +71,8 @@ from autograd.testing.checks import (
     check_build_order,
     check_chain_sweep,
     check_linearity,
+    convention_gradients,
+    convention_reproducer,
     linear_combination_graphs,
     stateful_machine,
 )
@@ -91,13 +95,17 @@ __all__ = [
     "CheckOutcome",
     "EngineNotFound",
     "Finding",
+    "SearchMode",
     "audit",
     "capabilities",
     "run_check",
+    "run_checks",
 ]
 
 #: Nodes per generated graph in the per-op searches (small graphs shrink fast and read well).
 MAX_NODES = 5
+#: The checks of the per-op searches (one exact and one float search per op).
+PER_OP_CHECKS = ("exact", "symbolic", "forward")
 
 
 # ---------------------------------------------------------------------- running an engine
@@ -154,8 +162,13 @@ def _numbers_source(xs: Iterable[Any]) -> str:
 
 
 def _num(x: Any) -> str:
-    if isinstance(x, Fraction):
-        return repr(x) if x.denominator != 1 else str(x.numerator)
+    try:
+        if isinstance(x, Fraction):
+            return repr(x) if x.denominator != 1 else str(x.numerator)
+        if isinstance(x, int):
+            return repr(x)
+    except ValueError:  # more digits than str() converts (sys.get_int_max_str_digits): 17 of them
+        return str(mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 17))
     try:
         return repr(float(x)) if not isinstance(x, int | float) else repr(x)
     except (TypeError, ValueError):
@@ -437,8 +450,29 @@ def _size(example: Any) -> int:
     return len(repr(example))
 
 
+@dataclass(frozen=True)
+class SearchMode:
+    """How the searches of :func:`run_checks` go on after a defect.
+
+    ``shrink``: minimise each defect's example (hypothesis's shrink phase; the audit's way);
+    without it the reproducer is the first failing example, cut down to one node where one
+    fails on its own.  ``first_defect``: a check stops searching at its first defect (a
+    verdict per check, as :func:`~autograd.testing.verify.verify_engine` needs, rather than
+    every defect of every op).
+    """
+
+    shrink: bool = True
+    first_defect: bool = False
+
+
+_MODE: ContextVar[SearchMode] = ContextVar("audit_search_mode", default=SearchMode())  # noqa: B039 (frozen)
+
+
 def _settings(examples: int, **extra: Any) -> settings:
-    """The one hypothesis configuration of the audit: deterministic, quiet, no database."""
+    """The one hypothesis configuration of the audit: deterministic, quiet, no database (and no
+    shrinking when the :class:`SearchMode` says so)."""
+    if not _MODE.get().shrink:
+        extra["phases"] = (Phase.explicit, Phase.generate)
     return settings(
         max_examples=examples, derandomize=True, database=None, deadline=None, verbosity=Verbosity.quiet,
         suppress_health_check=list(HealthCheck), report_multiple_bugs=False, **extra,
@@ -503,6 +537,9 @@ def _search(
     budget = examples
     for round_ in itertools.count():
         known = {verdicts.identity(f) for _, f in trials.sized if f.kind in DEFECT_KINDS}
+        failed = {f.check for _, f in trials.sized if f.kind in DEFECT_KINDS}
+        if _MODE.get().first_defect and failed.issuperset(checks):
+            return  # each check this search serves has its defect
         drawn = one_round(budget, seed + round_, known)  # another round draws other examples
         if drawn is None:  # the budget ran out with nothing new, or hypothesis gave its own verdict
             return
@@ -526,18 +563,23 @@ def _op_graphs(eng: Engine, op: str, exact: bool) -> st.SearchStrategy[Graph] | 
 
 
 # ---------------------------------------------------------------------- the checks
-def _check_per_op(eng: Engine, ops: list[str], examples: int, seed: int) -> list[CheckOutcome]:
+def _check_per_op(
+    eng: Engine, ops: list[str], examples: int, seed: int, checks: Sequence[str] = PER_OP_CHECKS
+) -> list[CheckOutcome]:
+    """The per-op searches of ``checks`` (of :data:`PER_OP_CHECKS`; ``forward`` comes from the
+    float search of ``symbolic``): the outcomes of all three, those not run judging nothing."""
     symbolic, exact = _Trials(), _Trials()
     exact_ops = [op for op in ops if eng.exact and _rational_op(eng, op)]
     for op in ops:
-        if op in exact_ops:
+        if op in exact_ops and "exact" in checks:
             strategy = _op_graphs(eng, op, exact=True)
             if strategy is not None:
                 _search(exact, ("exact",), strategy, _exact_trial(eng, op), examples, seed, op)
         strategy = _op_graphs(eng, op, exact=False)
-        if strategy is not None:
+        float_checks = tuple(c for c in ("symbolic", "forward") if c in checks)
+        if strategy is not None and float_checks:
             trial = _float_trial(eng, "symbolic", op, forward=True)
-            _search(symbolic, ("symbolic", "forward"), strategy, trial, examples, seed, op)
+            _search(symbolic, float_checks, strategy, trial, examples, seed, op)
     ran = f"{examples} examples for each of {len(ops)} ops"
     outcomes = [symbolic.outcome("symbolic", "graphs", ran), symbolic.outcome("forward", "graphs", ran)]
     if eng.exact:
@@ -630,17 +672,28 @@ def _check_mlp(eng: Engine, examples: int, seed: int) -> CheckOutcome:
     )
 
 
-def _check_stateful(eng: Engine, examples: int, seed: int) -> tuple[CheckOutcome, BackwardConvention | None]:
+def _check_stateful(
+    eng: Engine, examples: int, seed: int, declared: BackwardConvention | None = None
+) -> tuple[CheckOutcome, BackwardConvention | None]:
     """The state machine of :func:`~autograd.testing.checks.stateful_machine` under the convention
-    observed (on Fractions for an exact engine, else on floats with derived tolerances)."""
+    observed (on Fractions for an exact engine, else on floats with derived tolerances).
+
+    A ``declared`` convention the engine does not follow is a ``wrong_gradient`` (its gradients
+    after a second ``backward()`` are not the declared ones); the machine then models the one
+    observed, so that it still judges everything beyond the convention (the declared one when
+    the observed matches none)."""
     name = "stateful"
     try:
-        convention = engine_call("backward()", backward_convention, eng, exact=eng.exact)
+        observed = engine_call("backward()", backward_convention, eng, exact=eng.exact)
     except EngineRaised as raised:
-        crash = Finding(
-            "crash", name, f"x * x * c, backward() twice: {raised}", None, "", "no exception", str(raised)
-        )
+        reproducer = "" if declared is None else convention_reproducer(eng, declared, exact=eng.exact)
+        summary = f"x * x * c, backward() twice: {raised}"
+        crash = Finding("crash", name, summary, None, reproducer, "no exception", str(raised))
         return outcome(name, [crash], judged=1, unit="runs", reason="the convention probe raised"), None
+    findings: list[Finding] = []
+    if declared is not None and observed != declared:
+        findings.append(_convention_finding(eng, declared, observed))
+    convention = observed or declared
     if convention is None:
         return outcome(
             name, [Finding("inconclusive", name, "two backward() calls on x*x*c match no known convention")],
@@ -648,7 +701,6 @@ def _check_stateful(eng: Engine, examples: int, seed: int) -> tuple[CheckOutcome
             reason="the engine's backward() convention matches none the model knows",
         ), None  # fmt: skip
     machine = stateful_machine(eng, convention, exact=eng.exact)
-    findings: list[Finding] = []
     runs = max(1, examples // 2)
     try:
         run_state_machine_as_test(machine, settings=_settings(runs, stateful_step_count=15))
@@ -661,7 +713,19 @@ def _check_stateful(eng: Engine, examples: int, seed: int) -> tuple[CheckOutcome
     unjudged: int = machine.unjudged  # type: ignore[attr-defined]
     return outcome(
         name, findings, judged=ran - unjudged, inconclusive=unjudged, unit="runs", reason=reason
-    ), convention
+    ), observed
+
+
+def _convention_finding(
+    eng: Engine, declared: BackwardConvention, observed: BackwardConvention | None
+) -> Finding:
+    """The engine does not follow the ``declared`` backward() convention: what differs."""
+    differs = [d for d in declared.describe() if observed is None or d not in observed.describe()]
+    seen = "matches no known convention" if observed is None else "; ".join(observed.describe())
+    summary = f"backward() does not follow the declared convention ({'; '.join(differs)}): observed {seen}"
+    script = convention_reproducer(eng, declared, exact=eng.exact)
+    actual = "?" if observed is None else repr(convention_gradients(observed, exact=eng.exact))
+    return Finding("wrong_gradient", "stateful", summary, None, script, _expected_actual(script)[0], actual)
 
 
 def _stateful_finding(exc: BaseException) -> Finding:
@@ -823,31 +887,76 @@ def run_check(
     examples: int = DEFAULT_EXAMPLES,
     seed: int = 0,
     ops: Sequence[str] | None = None,
+    convention: BackwardConvention | None = None,
 ) -> CheckOutcome:
     """One check (of :data:`CHECKS`, :data:`EXTRA_CHECKS`) or probe (of :data:`PROBES`) on its
     own, by name; ``ops`` limits the per-op searches (``exact``, ``symbolic``, ``forward``) and
-    ``second_order``'s graphs to these ops."""
+    ``second_order``'s graphs to these ops; ``convention`` declares the backward() convention
+    ``stateful`` holds the engine to (default: none, the one observed is a fact)."""
+    return run_checks([name], engine, examples=examples, seed=seed, ops=ops, convention=convention)[name]
+
+
+def run_checks(
+    names: Sequence[str],
+    engine: Any,
+    *,
+    examples: int = DEFAULT_EXAMPLES,
+    seed: int = 0,
+    ops: Sequence[str] | None = None,
+    convention: BackwardConvention | None = None,
+    mode: SearchMode = SearchMode(),
+) -> dict[str, CheckOutcome]:
+    """:func:`run_check` for each of ``names``, ``{name: outcome}`` in their order, each check run
+    once: ``exact``, ``symbolic`` and ``forward`` share the per-op searches they need, the extra-op
+    checks theirs.  ``mode``: how a search goes on after a defect (:class:`SearchMode`)."""
+    token = _MODE.set(mode)
+    try:
+        return _run_checks(names, engine, examples, seed, ops, convention)
+    finally:
+        _MODE.reset(token)
+
+
+def _run_checks(
+    names: Sequence[str], engine: Any, examples: int, seed: int, ops: Sequence[str] | None,
+    convention: BackwardConvention | None,
+) -> dict[str, CheckOutcome]:  # fmt: skip
     eng = resolve_engine(engine)
+    known = [*CHECKS, *EXTRA_CHECKS, *dict(PROBES)]
+    for name in names:
+        if name not in known:
+            raise ValueError(f"run_check: unknown check {name!r}; known: {known}")
+    outcomes: dict[str, CheckOutcome] = {}
+    per_op = [name for name in PER_OP_CHECKS if name in names]
+    if per_op:
+        chosen = [op for op in (ops or OPS) if eng.supports(op)]
+        outcomes.update((o.name, o) for o in _check_per_op(eng, chosen, examples, seed, per_op))
+    if set(EXTRA_CHECKS) & set(names):
+        outcomes.update((o.name, o) for o in extra_op_outcomes(eng, examples, seed))
+    for name in names:
+        if name not in outcomes:
+            outcomes[name] = _run_one(name, eng, examples, seed, ops, convention)
+    return {name: outcomes[name] for name in names}
+
+
+def _run_one(
+    name: str, eng: Engine, examples: int, seed: int, ops: Sequence[str] | None,
+    convention: BackwardConvention | None,
+) -> CheckOutcome:  # fmt: skip
+    """A check of :func:`run_checks` other than the per-op and extra-op ones."""
     probe = dict(PROBES).get(name)
     if probe is not None:
         return probe(eng, examples=examples, seed=seed)
     if name == "ops":
         return _check_ops(eng, capabilities(eng))
-    if name in ("exact", "symbolic", "forward"):
-        chosen = [op for op in (ops or OPS) if eng.supports(op)]
-        return {o.name: o for o in _check_per_op(eng, chosen, examples, seed)}[name]
     if name in _PROPERTIES:
         strategy, prop, graphs_of = _PROPERTIES[name]
         return _property_check(name, eng, lambda: strategy(eng), prop, graphs_of, examples, seed)
     if name == "mlp":
         return _check_mlp(eng, examples, seed)
     if name == "stateful":
-        return _check_stateful(eng, examples, seed)[0]
-    if name == "second_order":
-        return _check_second_order(eng, examples, seed, ops)
-    if name in EXTRA_CHECKS:
-        return {o.name: o for o in extra_op_outcomes(eng, examples, seed)}[name]
-    raise ValueError(f"run_check: unknown check {name!r}; known: {[*CHECKS, *EXTRA_CHECKS, *dict(PROBES)]}")
+        return _check_stateful(eng, examples, seed, convention)[0]
+    assert name == "second_order", name  # run_checks let only known names through
+    return _check_second_order(eng, examples, seed, ops)
 
 
 def _graph_checks(

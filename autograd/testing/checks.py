@@ -1,9 +1,10 @@
 """The harness's properties, each a pure function ``check_*(engine, example)``.
 
-``properties/`` runs them on our engine with hypothesis; :func:`verify_engine`
-runs them on any engine, deterministically, and reports which fail.  Each
-property builds fresh Values and touches nothing global, so checks do not
-affect one another.
+``properties/`` runs them on our engine with hypothesis; the audit
+(:mod:`autograd.testing.audit`) runs them on any engine as finding searches, and
+:func:`~autograd.testing.verify.verify_engine` is that audit with our conventions
+declared.  Each property builds fresh Values and touches nothing global, so checks
+do not affect one another.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 import sympy  # type: ignore[import-untyped]
-from hypothesis import Phase, given, settings
+from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -39,13 +40,11 @@ from autograd.testing.oracles import (
     symbolic_tolerances,
     working_precision,
 )
-from autograd.testing.reproducers import grad_assignment
+from autograd.testing.reproducers import grad_assignment, program
 
 __all__ = [
-    "CHECKS",
     "OUR_CONVENTION",
     "BackwardConvention",
-    "CheckResult",
     "backward_convention",
     "chain_graph",
     "check_backward_twice",
@@ -56,12 +55,13 @@ __all__ = [
     "check_forward",
     "check_linearity",
     "check_mlp",
+    "convention_gradients",
+    "convention_reproducer",
     "linear_combination_graphs",
     "mlp_loss_graph",
     "model_backward",
     "run_stateful",
     "stateful_machine",
-    "verify_engine",
 ]
 
 
@@ -435,6 +435,26 @@ def model_backward(
             grads[y] = Fraction(1)
 
 
+#: The graph :func:`backward_convention` observes: leaves ``x, c``, ``h = x * x``, ``y = h * c``,
+#: and a lone leaf ``z`` (slots in creation order, exact values), and its backward() passes:
+#: from ``y`` twice, then from the leaf ``z`` twice.
+_PROBE_NAMES = ("x", "c", "h", "y", "z")
+_PROBE_VALUES = (Fraction(2), Fraction(3), Fraction(4), Fraction(12), Fraction(5))
+_PROBE_ARGS: tuple[tuple[int, ...] | None, ...] = (None, None, (0, 0), (2, 1), None)
+_PROBE_OPS: tuple[tuple[str, Any], ...] = (("", None), ("", None), ("mul", None), ("mul", None), ("", None))
+_PROBE_PASSES = (3, 3, 4, 4)
+
+
+def _predicted(convention: BackwardConvention) -> list[list[Fraction]]:
+    """Every gradient of the probe graph after each of its passes, as ``convention`` has it."""
+    grads = [Fraction(0)] * len(_PROBE_VALUES)
+    predicted = []
+    for y in _PROBE_PASSES:
+        model_backward(_PROBE_ARGS, _PROBE_OPS, _PROBE_VALUES, grads, y, convention)
+        predicted.append(list(grads))
+    return predicted
+
+
 def backward_convention(engine: Any = None, *, exact: bool | None = None) -> BackwardConvention | None:
     """The convention an engine follows, observed on a tiny graph (None: none of the known ones).
 
@@ -445,26 +465,41 @@ def backward_convention(engine: Any = None, *, exact: bool | None = None) -> Bac
     Raises what the engine raises.
     """
     eng = resolve_engine(engine)
-    values = [Fraction(2), Fraction(3), Fraction(4), Fraction(12), Fraction(5)]
-    args: list[tuple[int, ...] | None] = [None, None, (0, 0), (2, 1), None]
-    ops: list[tuple[str, Any]] = [("", None), ("", None), ("mul", None), ("mul", None), ("", None)]
     number = Fraction if (eng.exact if exact is None else exact) else float
-    x, c, z = eng.make(number(values[0])), eng.make(number(values[1])), eng.make(number(values[4]))
+    x, c, z = (eng.make(number(_PROBE_VALUES[k])) for k in (0, 1, 4))
     h = x * x
     nodes = [x, c, h, h * c, z]
     observed = []
-    for y in (3, 3, 4, 4):
+    for y in _PROBE_PASSES:
         eng.backward(nodes[y])
         observed.append([eng.grad(v) for v in nodes])
-    for convention in _CONVENTIONS:
-        grads = [Fraction(0)] * len(nodes)
-        predicted = []
-        for y in (3, 3, 4, 4):
-            model_backward(args, ops, values, grads, y, convention)
-            predicted.append(list(grads))
-        if predicted == observed:
-            return convention
-    return None
+    return next((c for c in _CONVENTIONS if _predicted(c) == observed), None)
+
+
+def convention_reproducer(engine: Any, convention: BackwardConvention, *, exact: bool | None = None) -> str:
+    """A program running :func:`backward_convention`'s passes on the engine: after each pass it
+    prints every gradient as ``convention`` predicts it (``expected``) and as the engine has it."""
+    eng = resolve_engine(engine)
+    number = Fraction if (eng.exact if exact is None else exact) else float
+    lines = [
+        f"x, c, z = {{V}}({number.__name__}(2)), {{V}}({number.__name__}(3)), {{V}}({number.__name__}(5))",
+        "h = x * x",
+        "y = h * c",
+        "actual = []",
+    ]
+    for y in _PROBE_PASSES:
+        lines.append(f"{_PROBE_NAMES[y]}.{{backward}}()")
+        lines.append(f"actual.append([str(v.{{grad}}) for v in ({', '.join(_PROBE_NAMES)})])")
+    expected = convention_gradients(convention, exact=number is Fraction)
+    lines += [f"print('expected:', {expected!r})", "print('actual:  ', actual)"]
+    return program(eng, *lines, preamble=["from fractions import Fraction"])
+
+
+def convention_gradients(convention: BackwardConvention, *, exact: bool) -> list[list[str]]:
+    """What :func:`convention_reproducer` prints for an engine following ``convention``: the
+    gradients of ``x, c, h, y, z`` after each pass (Fractions when ``exact``, else floats)."""
+    number = Fraction if exact else float
+    return [[str(number(g)) for g in row] for row in _predicted(convention)]
 
 
 def stateful_machine(
@@ -793,80 +828,3 @@ def run_stateful(
             **({"phases": phases} if phases is not None else {}),
         ),
     )  # fmt: skip
-
-
-# ---------------------------------------------------------------------- verify_engine
-@dataclass(frozen=True)
-class CheckResult:
-    name: str
-    passed: bool
-    message: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.name}: {'passed' if self.passed else 'FAILED'}" + (
-            "" if self.passed else f"\n{self.message}"
-        )
-
-
-_PROPERTIES: dict[str, tuple[Callable[[Any, Any], None], Callable[[Engine], st.SearchStrategy[Any]]]] = {
-    "exact": (check_exact, lambda e: gs.graphs(e, exact=True)),
-    "symbolic": (check_symbolic, lambda e: gs.graphs(e)),
-    "fd": (check_fd, lambda e: gs.graphs(e)),
-    "forward": (check_forward, lambda e: st.one_of(gs.graphs(e, exact=True), gs.graphs(e))),
-    "backward_twice": (check_backward_twice, lambda e: gs.graphs(e, exact=True)),
-    "linearity": (check_linearity, lambda e: gs.graph_pairs(e)),
-    "build_order": (check_build_order, lambda e: gs.build_orders(e)),
-    "chain_sweep": (check_chain_sweep, lambda e: gs.chain_sweeps()),
-    "mlp": (check_mlp, lambda e: gs.mlp_graphs(e)),
-}
-
-#: The names of the checks :func:`verify_engine` runs, in order.
-CHECKS: tuple[str, ...] = (*_PROPERTIES, "stateful")
-
-
-def verify_engine(
-    engine: Any = None, *, checks: Sequence[str] | None = None, max_examples: int = 30, shrink: bool = False
-) -> dict[str, CheckResult]:
-    """Run each check against ``engine`` deterministically; ``{name: CheckResult}``.
-
-    Examples are derandomized and no example database is used, so the same
-    engine always gets the same verdict.  ``shrink=True`` also minimises a
-    failing example (slower, but the message then shows a minimal graph).
-    """
-    eng = resolve_engine(engine)
-    unknown = set(checks or ()) - set(CHECKS)
-    if unknown:
-        raise ValueError(f"verify_engine: unknown checks {sorted(unknown)}; known: {CHECKS}")
-    phases = list(Phase) if shrink else [Phase.explicit, Phase.generate]
-    results = {}
-    for name in checks or CHECKS:
-        try:
-            if name == "stateful":
-                run_stateful(eng, max_examples=max_examples, phases=phases)
-            else:
-                _run_property(name, eng, max_examples, phases)
-        except Exception as exc:  # any failure, assertion or crash, fails the check
-            results[name] = CheckResult(name, False, _describe(exc))
-        else:
-            results[name] = CheckResult(name, True)
-    return results
-
-
-def _describe(exc: BaseException) -> str:
-    """The exception, hypothesis's notes (the falsifying example), and each of a group's members."""
-    notes = "\n".join(getattr(exc, "__notes__", []))
-    text = f"{type(exc).__name__}: {exc}\n{notes}".strip()
-    for i, sub in enumerate(getattr(exc, "exceptions", ()), 1):
-        text += f"\n--- failure {i}:\n{_describe(sub)}"
-    return text
-
-
-def _run_property(name: str, eng: Engine, max_examples: int, phases: list[Phase]) -> None:
-    prop, strategy = _PROPERTIES[name]
-
-    @settings(max_examples=max_examples, derandomize=True, database=None, deadline=None, phases=phases)
-    @given(strategy(eng))
-    def run(example: Any) -> None:
-        prop(eng, example)
-
-    run()

@@ -228,8 +228,11 @@ class GradcheckReport:
 def _short(x: Any) -> str:
     if isinstance(x, float):
         return repr(x)
-    if isinstance(x, Fraction):
-        return str(x) if len(str(x)) <= 24 else str(mpmath.nstr(_mpf(x), 17))
+    if isinstance(x, Fraction | int):
+        try:
+            return str(x) if len(str(x)) <= 24 or isinstance(x, int) else str(mpmath.nstr(_mpf(x), 17))
+        except ValueError:  # more digits than str() converts (sys.get_int_max_str_digits)
+            return str(mpmath.nstr(+_mpf(Fraction(x)), 17))  # rounded to the working precision first
     if isinstance(x, mpmath.mpf):
         return str(mpmath.nstr(x, 17))
     return repr(x)
