@@ -26,8 +26,8 @@ from autograd.testing import (
     assert_hessian_symbolic,
     assert_third_exact,
     gradgradcheck,
+    higher,
 )
-from autograd.testing import higher
 from autograd.testing.higher import (
     assert_graph_mode_gradient,
     engine_derivatives,
@@ -215,7 +215,12 @@ def test_each_row_shows_the_leaf_differentiated_last_as_its_value():
     # HAND_GRAPH's leaves are 1/2 and -3/4; row "xi,xj" (",xk") shows the last leaf's value
     x, y = HAND_GRAPH.leaves
     second = assert_hessian_exact(HAND_GRAPH)
-    assert [(r.name, r.value) for r in second.rows] == [("x0,x0", x), ("x0,x1", y), ("x1,x0", x), ("x1,x1", y)]
+    assert [(r.name, r.value) for r in second.rows] == [
+        ("x0,x0", x),
+        ("x0,x1", y),
+        ("x1,x0", x),
+        ("x1,x1", y),
+    ]
     third = assert_third_exact(HAND_GRAPH)
     assert third.title == "exact order-3 oracle (sympy's diff at the rational point, zero tolerance)"
     assert [r.name for r in third.rows][:3] == ["x0,x0,x0", "x0,x0,x1", "x0,x1,x0"]
@@ -278,7 +283,9 @@ def plain_mul_off(factor) -> object:
     module = wrong_engine("mul", factor)
     scaled = module._mul_back
     name = module._RULE_NAMES[scaled]
-    module._GRAPH_RULES[scaled] = next(t for r, t in module._GRAPH_RULES.items() if module._RULE_NAMES[r] == name)
+    module._GRAPH_RULES[scaled] = next(
+        t for r, t in module._GRAPH_RULES.items() if module._RULE_NAMES[r] == name
+    )
     return module
 
 
@@ -291,11 +298,31 @@ def test_the_fd_oracle_differences_the_engines_own_gradient():
     assert report.rows[1].oracle == near(1.001, rel=1e-9)
 
 
-def test_the_fd_oracle_on_derived_terms_alone_admits_our_engine():
-    # rtol = atol = 0: what is left is the estimate's own spread, the differenced gradient's
-    # rounding (2 tol_i / h) and the Hessian's own bound; each is needed somewhere here
-    graph = Graph((0.7, -1.3), (mul(0, 1), Node("tanh", (2,)), mul(3, 0), Node("exp", (4,))))
-    assert assert_hessian_fd(graph, rtol=0, atol=0).ok
+def test_the_fd_oracle_allows_for_the_differenced_gradients_own_error():
+    # y = x0^2 + x0 x1 + x0 x2 with x1 = -x2 = 1e6: the engine accumulates d/dx0 = 2 x0 + x1 + x2
+    # from shares of 1e6, so the gradient is off by about 1e-10 (its tolerance from the first-order
+    # oracle), not by an ulp of 1.4; differenced over h = 6e-6, that is far above the rounding
+    # term 4 eps |g| / h, and only the gradient's bound 2 tol_0 / h admits it
+    graph = Graph((0.7, 1e6, -1e6), (mul(0, 0), mul(0, 1), mul(0, 2), Node("vsum", (3, 4, 5))))
+    values = graph.build(autograd)
+    values[graph.out].backward()
+    assert abs(values[0].grad - 1.4) > 1e-11  # the accumulation error
+    assert assert_hessian_fd(graph).ok
+
+
+def test_the_fd_oracle_allows_the_engines_hessian_its_own_bound_and_no_more():
+    # x0 * x0 at 0, rtol = atol = 0: the gradient 2 x0 is exact and linear, so the estimate is 2
+    # exactly (spread 0) and its rounding term is 4 eps max|g| / h = 4 eps * 4h / h = 16 eps; the
+    # gradient's bound is 0 (its partial x0 is 0) but for subnormals; the Hessian's own bound is
+    # C eps W = 16 eps * 2 * 8 = 256 eps (one mul, w2 = 8, M = 1 on both cross entries).  An engine
+    # whose second-order term is off by k eps is off by 2k eps: allowed while 2k <= 272.
+    graph = Graph((0.0,), (mul(0, 0),))
+    (inside,) = assert_hessian_fd(graph, wrong_graph_engine("mul", 1 + 130 * EPS), rtol=0, atol=0).rows
+    assert inside.engine == 2 + 260 * EPS and inside.oracle == 2 and inside.tol == near(272 * EPS)
+    (outside,) = report_of(
+        assert_hessian_fd, graph, wrong_graph_engine("mul", 1 + 140 * EPS), rtol=0, atol=0
+    ).rows
+    assert not outside.ok
 
 
 def test_a_relu_whose_input_no_step_moves_does_not_stop_the_fd_oracle():
