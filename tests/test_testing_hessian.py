@@ -371,3 +371,17 @@ def test_graph_mode_compares_the_engine_with_itself():
     # an engine whose vsum value is off by 1e-3 gives that wrong d/dx2 in both passes: consistent
     graph = Graph((0.7, -1.3, 1.5), (Node("vsum", (0, 1)), mul(3, 2)))
     assert_graph_mode_gradient(graph, vsum_off_engine(1e-3))
+
+
+# ---------------------------------------------------------------------- underflow (a false alarm, fixed)
+@pytest.mark.parametrize("a", [1.7e-160, 1.9e-160])
+def test_a_sum_of_subnormal_products_in_a_hessian_entry_is_no_mismatch(a):
+    # d2/dx0dx1 of x0 x1 * vsum(p, ..., p) (64 times p = a * a, about 3e-320) is that sum: each p
+    # is rounded to the subnormal grid, off by up to 2**-1075, so our engine's entry is off by up to
+    # 32 * 2**-1074, while the tolerance counted no underflow of a node's value (16 * 2**-1074 in
+    # all): a false alarm on a correct engine.  A node may now also be off by 2**-1074 (as at
+    # first order), which moves this entry 64-fold.
+    graph = Graph((1.0, 1.0, a), (mul(2, 2), Node("vsum", (3,) * 64), mul(0, 1), mul(5, 4)))
+    report = assert_hessian_symbolic(graph)
+    assert report.rows[1].engine == 64 * (a * a)
+    assert report.rows[1].tol >= C * 64 * 2.0**-1074
