@@ -291,7 +291,8 @@ def test_symbolic_tolerance_of_a_square_of_a_square_is_the_documented_sum():
     sens = v * 4
     graph = Graph((x,), (Node("mul", (0, 0)), Node("mul", (1, 1))))
     ((tol,),) = hessian_tolerances(graph)
-    assert tol == pytest.approx(16 * EPS * (bound + sens) + 16 * 2.0**-1074 * (1 + bound), rel=1e-6)
+    # abs=0: pytest.approx's default absolute 1e-12 would accept any tolerance of this size (3e-13)
+    assert tol == pytest.approx(16 * EPS * (bound + sens) + 16 * 2.0**-1074 * (1 + bound), rel=1e-6, abs=0)
 
 
 # ---------------------------------------------------------------------- the stateful machine
@@ -428,4 +429,5 @@ def test_the_symbolic_reference_settles_where_the_tolerance_is_subnormal():
     graph = Graph((0.0, 0.0, 2.225073858507203e-309), (Node("rpow", (0,), 2), Node("mul", (3, 2))))
     report = assert_hessian_symbolic(graph)
     ln2 = 0.6931471805599453
-    assert report.ok and float(report.rows[0].oracle) == pytest.approx(ln2 * ln2 * 2.225073858507203e-309)
+    want = ln2 * ln2 * 2.225073858507203e-309
+    assert report.ok and float(report.rows[0].oracle) == pytest.approx(want, rel=1e-15, abs=0)

@@ -55,8 +55,9 @@ The engine's derivatives
           W_ij = sum_k sum_{a,b} M_k[a,b] * (AW_k T_a,i T_b,j
                  + A_k (w2_k T_a,i T_b,j + TW_a,i T_b,j + T_a,i TW_b,j))
 
-    * Forward: node k's value is off by ``fwd_err_k`` ulps (absolute), which
-      moves H by ``S_ij = sum_k fwd_err_k * |d H_ij / d v_k|``; the sensitivity
+    * Forward: node k's value is off by ``fwd_err_k`` ulps (absolute), plus
+      ``TINY`` if it underflows (as at first order), which moves H by
+      ``S_ij = sum_k (fwd_err_k + TINY / eps) * |d H_ij / d v_k|``; the sensitivity
       comes from central differences of the formula above evaluated in floats
       with node k bumped (as the first-order oracle does with the gradient).
 
@@ -442,6 +443,9 @@ def hessian_tolerances(graph: Graph) -> list[list[float]]:
             _float_hessian(graph, *_reference_sweep(graph, point, (slot, s), (values, partials)))
             for s in (h, -h)
         )
+        # in ulps: the node's bound, and its underflow (64 subnormal products summed are off
+        # by up to 32 * 2**-1074, which no magnitude-weighted term sees)
+        err += TINY / EPS
         for i in range(n):
             for j in range(n):
                 sens[i][j] += err * abs((up[i][j] - down[i][j]) / (2 * h))
