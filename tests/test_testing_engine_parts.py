@@ -136,6 +136,17 @@ def test_as_number_leaves_what_is_not_a_0d_array_of_a_real_number_unchanged(x):
     assert as_number(x) is x
 
 
+def test_as_number_leaves_a_number_that_also_looks_like_an_array_alone():
+    class ShapedFloat(float):
+        shape = ()
+
+        def item(self):
+            return 9.0
+
+    x = ShapedFloat(2.5)
+    assert as_number(x) is x
+
+
 def test_as_number_never_reads_a_keep_instance():
     x = ZeroD(2.5)
     assert as_number(x, keep=ZeroD) is x
@@ -240,6 +251,25 @@ def test_engine_keeps_its_own_values_even_when_they_look_like_0d_arrays():
     eng = Engine(Value=Tensorish)
     t = Tensorish(2.0)
     assert eng.data(t) is t and eng.grad(t) is t
+
+
+def test_engine_defaults_are_a_backward_method_filling_attributes_of_our_package():
+    eng = Engine(Value=sound.Value)
+    assert (eng.name, eng.data_attr, eng.grad_attr, eng.backward_method) == (
+        "autograd",
+        "data",
+        "grad",
+        "backward",
+    )
+    assert (eng.vsum, eng.dot, eng.imports, eng.adapter) == (None, None, "", "")
+    assert eng.gradient_api == "backward" and eng.gradient_convention == "the output backward() is called on"
+    assert eng.import_line() == "from autograd import Value"
+
+
+def test_the_working_precision_is_float64_until_an_engine_says_otherwise():
+    import contextvars
+
+    assert contextvars.Context().run(WORKING_PRECISION.get) == "float64"
 
 
 def test_engine_import_line_names_the_module_the_class_and_the_fused_ops_sorted_once():
@@ -552,8 +582,9 @@ def test_scalar_class_ops_may_name_private_methods_and_a_record_sees_every_resul
 
 def test_scalar_class_returns_non_values_and_not_implemented_as_they_are():
     ops = {"__add__": lambda a, b: NotImplemented, "__mul__": lambda a, b: 7.0, "label": lambda a: "x"}
-    Value = scalar_class(Recorder(ops=ops))
+    Value = scalar_class(Recorder(ops={**ops, "nothing": lambda a: None}))
     x = Value(1.0)
+    assert x.nothing() is None
     assert x.__add__(2) is NotImplemented
     assert x * 3 == 7.0 and x.label() == "x"
     is_value = scalar_class(Recorder(ops={"__mul__": lambda a, b: [5.0]}, is_value=lambda obj: False))
@@ -817,26 +848,19 @@ def test_accessors_are_settable_when_the_gradient_is_an_attribute_and_the_data_a
     assert eng.grad(x) == 0
 
 
-def test_a_gradient_method_is_found_when_no_attribute_changes():
-    class Closed(sound.Value):
-        def __init__(self, data, parents=()):
-            super().__init__(data, parents)
-            object.__setattr__(self, "_cells", [self.__dict__.pop("data"), self.__dict__.pop("grad")])
-
-        data = property(lambda self: self._cells[0], lambda self, x: None)
-        grad = property(lambda self: self._cells[1], lambda self, g: self._cells.__setitem__(1, g))
+def test_a_gradient_method_is_the_one_whose_reading_a_pass_changed():
+    class Slope(method_accessors.Node):
+        def grad(self):
+            return 0.0  # a number that no pass changes: no gradient
 
         def slope(self):
-            return self._cells[1]
+            return self._v.grad
 
-    del Closed.grad  # only the method shows the gradient
-    Closed.__init__ = lambda self, data, parents=(): _closed_init(self, data, parents)
+    assert D._gradient_method(Slope, "data", "backward", lambda v: v * 1) == "slope"
     assert D._gradient_method(method_accessors.Node, "data", "backward", lambda v: v * 1) == "grad"
     assert D._gradient_method(sound.Value, "data", "backward", lambda v: v * 1) is None
-
-
-def _closed_init(self, data, parents):
-    sound.Value.__init__(self, data, parents)
+    eng = resolve_engine(Slope)
+    assert eng.gradient_api == "backward: Slope.backward(); number Slope.data(), gradient Slope.slope()"
 
 
 def test_fill_reads_plain_attributes_itself():
@@ -863,6 +887,7 @@ def test_attribute_names_cover_dict_slots_properties_and_descriptors():
     assert D._attribute_names(One()) == {"only"}
     assert {"a", "b", "c", "shown", "d"} <= D._attribute_names(m)
     assert "method" not in D._attribute_names(m)
+    assert D._attribute_names(sound.Value(1.0)) == {"data", "grad", "_prev", "_backward"}  # no __dict__
     assert D._attribute_names(property_attrs.Value(1.0)) >= {"data", "grad"}
     assert D._attribute_names(descriptor_attrs.Value(1.0)) >= {"data", "grad"}
 
@@ -974,6 +999,9 @@ def test_candidates_are_the_targets_own_classes_usual_names_first():
     module = types.ModuleType("tests_fake")
     module.Value, module.Mine = sound.Value, type("Mine", (), {"__module__": "tests_fake.x"})
     assert D._candidates(module, None) == [("Mine", module.Mine)]  # sound.Value is another package's
+    nameless = types.ModuleType("")
+    nameless.Value = sound.Value
+    assert D._candidates(nameless, None) == [("Value", sound.Value)]  # no package to tell: every class
     module.__name__ = "tests.anything"
     assert D._candidates(module, None) == [("Value", sound.Value)]  # now Mine is another package's
 
@@ -1073,6 +1101,16 @@ class ModuleAdapter(Recorder):
 
     def __init__(self, module):
         super().__init__(module=module)
+
+
+SHOWN = Recorder()
+_HIDDEN = Recorder()
+
+
+def test_where_an_adapter_is_defined_is_a_public_name_of_its_module():
+    assert D._where_defined(SHOWN) == f"{__name__}:SHOWN"
+    assert D._where_defined(_HIDDEN) == ""  # a private name is no import for a reproducer
+    assert D._where_defined(Recorder) == f"{__name__}:Recorder"  # a class: its own module
 
 
 def test_an_adapter_factory_is_called_with_the_target_module():
@@ -1443,8 +1481,10 @@ def test_an_engine_child_answers_dies_is_restarted_and_times_out():
             "import os, signal, time",
             "for line in sys.stdin:",
             "    stage('doing ' + line.strip())",
-            "    if line.strip() == 'die': os.kill(os.getpid(), signal.SIGKILL)",
-            "    if line.strip() == 'exit': print('last words', file=sys.stderr); sys.exit(3)",
+            "    if line.strip().startswith('die'): os.kill(os.getpid(), signal.SIGKILL)",
+            "    if line.strip() == 'rt': os.kill(os.getpid(), 40)",  # a signal with no name
+            "    if line.strip() == 'quit': sys.exit(0)",
+            "    if line.strip() == 'exit': print('first\\nlast words', file=sys.stderr); sys.exit(3)",
             "    if line.strip() == 'hang': time.sleep(30)",
             "    print('noise')",
             "    answer({'got': line.strip()})",
@@ -1453,10 +1493,12 @@ def test_an_engine_child_answers_dies_is_restarted_and_times_out():
     with EngineChild(program, timeout=1) as child:
         assert child.program.startswith(boundary.CHILD_HELPERS)
         assert child.started == 0 and child.ask("a") == {"got": "a"} and child.started == 1
-        assert child.ask("die") == Died("killed by SIGKILL", "doing die", "")
+        assert child.ask("dieX") == Died("killed by SIGKILL", "doing dieX", "")  # the stage as announced
+        assert child.ask("rt") == Died("killed by signal 40", "doing rt", "")
+        assert child.ask("quit") == Died("exit status 0", "doing quit", "")
         exited = child.ask("exit")
-        assert exited == Died("exit status 3", "doing exit", "last words") and child.started == 2
+        assert exited == Died("exit status 3", "doing exit", "last words") and child.started == 4
         assert child.ask("hang") == Died("timed out after 1 s", "doing hang")
-        assert child.ask("b") == {"got": "b"} and child.started == 4
+        assert child.ask("b") == {"got": "b"} and child.started == 6
     assert child._proc is None
     assert signal.Signals.SIGKILL.name == "SIGKILL"
