@@ -176,6 +176,17 @@ def test_in_kind_gives_g_itself_when_it_cannot_be_held_as_it_is(current, g):
     assert A.in_kind(current, g) is g
 
 
+def test_in_kind_writes_no_non_number_even_one_equal_to_everything():
+    class Equal:  # an engine's Value: its == returns something truthy
+        def __eq__(self, other):
+            return True
+
+        __hash__ = object.__hash__
+
+    g = Equal()
+    assert A.in_kind(ZeroD(3.0, kind=lambda v: v), g) is g
+
+
 def test_in_kind_holds_an_int_an_int_array_can_hold_and_a_nan():
     new = A.in_kind(ZeroD(4, kind=int), 7)
     assert isinstance(new, ZeroD) and new.x == 7 and type(new.x) is int
@@ -242,15 +253,25 @@ def test_engine_reads_members_by_the_names_it_was_given():
     assert eng.grad(v) is inner
 
 
-def test_engine_keeps_its_own_values_even_when_they_look_like_0d_arrays():
-    class Tensorish(ZeroD):
-        def __init__(self, x):
-            super().__init__(x)
-            self.data, self.grad = self, self
+class Tensorish(ZeroD):
+    """An engine Value that looks like a 0-d array (shape (), item(), copy(), a[()] = x)."""
 
+    def __init__(self, x):
+        super().__init__(x)
+        self.data, self.grad = self, self
+
+
+def test_engine_keeps_its_own_values_even_when_they_look_like_0d_arrays():
     eng = Engine(Value=Tensorish)
     t = Tensorish(2.0)
     assert eng.data(t) is t and eng.grad(t) is t
+    t.grad = Tensorish(5.0)  # a gradient that is a Value (create_graph): replaced, never written into
+    eng.set_grad(t, 0)
+    assert t.grad == 0 and type(t.grad) is int
+    adapter = Accessors(Tensorish, "data", "grad", "backward", settable=True)
+    t.grad = Tensorish(5.0)
+    adapter.set_grad(t, 0)
+    assert t.grad == 0 and type(t.grad) is int
 
 
 def test_engine_defaults_are_a_backward_method_filling_attributes_of_our_package():
@@ -1105,11 +1126,84 @@ class ModuleAdapter(Recorder):
 
 SHOWN = Recorder()
 _HIDDEN = Recorder()
+ELSEWHERE = Recorder()
+ELSEWHERE.__module__ = "no.such.module"  # its own __module__ names no module: its class's is searched
+
+
+class Nameless:
+    """An adapter with no name: its reproducers and report name it by where it is."""
+
+    make, data, grad = Recorder.make, Recorder.data, Recorder.grad
+
+    def backward(self, output, leaves, create_graph=False):
+        pass
+
+
+NAMELESS = Nameless()
+
+
+class CallableAdapter(Recorder):
+    """An adapter that is also callable: it is the adapter, not a factory of one."""
+
+    def __call__(self, *args):
+        raise AssertionError("an adapter with make() is never called as a factory")
+
+
+CALLABLE = CallableAdapter()
+
+
+class HalfAdapter:
+    def make(self, x):
+        return x
+
+
+HALF = HalfAdapter()
+
+
+def test_an_adapter_that_is_callable_is_used_as_it_is_and_a_factory_gets_the_targets_module():
+    assert resolve_engine(adapter=CALLABLE).Value(2.0).data == 2.0
+    made = []
+
+    def factory(module):
+        made.append(module)
+        return Recorder()
+
+    resolve_engine("tests.engines.sound:Value", adapter=factory)
+    assert made == [sound]
+
+
+def test_an_adapter_without_a_name_is_named_where_it_is_defined():
+    eng = resolve_engine(adapter=NAMELESS)
+    assert eng.name == f"{__name__}:NAMELESS" and eng.adapter == f"{__name__}:NAMELESS"
+    assert resolve_engine(adapter=Nameless()).name == "Nameless"  # made on the fly: its class's name
+
+
+def test_an_adapter_lacking_methods_is_named_by_where_it_is_defined_or_its_repr():
+    with pytest.raises(EngineNotFound) as refused:
+        resolve_engine(adapter=HALF)
+    assert str(refused.value) == (
+        f"the adapter '{__name__}:HALF' lacks data, backward, grad: an adapter has make(x), data(v), "
+        "backward(output, leaves, create_graph=False) and grad(leaf) (see autograd.testing.engines.Adapter)"
+    )
+    half = types.SimpleNamespace(make=1)
+    with pytest.raises(EngineNotFound) as refused:
+        resolve_engine(adapter=half)
+    assert str(refused.value).startswith(f"the adapter {half!r} lacks make, data, backward, grad: ")
+
+
+def test_where_the_target_is_named_in_messages():
+    empty = types.ModuleType("tests_empty_module")
+    with pytest.raises(EngineNotFound) as missing:
+        resolve_engine(empty)
+    assert "no scalar autograd class found in tests_empty_module: " in str(missing.value)
+    with pytest.raises(EngineNotFound, match=r"^tests\.engines\.sound has no class 'Nope'$"):
+        resolve_engine("tests.engines.sound", cls="Nope")
 
 
 def test_where_an_adapter_is_defined_is_a_public_name_of_its_module():
     assert D._where_defined(SHOWN) == f"{__name__}:SHOWN"
     assert D._where_defined(_HIDDEN) == ""  # a private name is no import for a reproducer
+    assert D._where_defined(ELSEWHERE) == f"{__name__}:ELSEWHERE"
     assert D._where_defined(Recorder) == f"{__name__}:Recorder"  # a class: its own module
 
 
@@ -1231,6 +1325,17 @@ def test_shown_as_number_of_and_is_number():
     assert [is_number(x) for x in (1, 1.5, Fraction(1, 2), 1j, True, "1", None)] == [
         True, True, True, True, False, False, False,
     ]  # fmt: skip
+
+
+def test_entries_of_a_number_are_none_even_when_it_has_a_length():
+    class Sized(float):
+        def __len__(self):
+            return 1
+
+        def __iter__(self):
+            return iter([1.0])
+
+    assert apis._entries(Sized(2.0)) is None
 
 
 def test_entries_are_the_numbers_of_a_sequence():
@@ -1421,6 +1526,17 @@ def test_gradient_on_read_forgets_the_oldest_leaves_past_its_limit(monkeypatch):
     assert len(adapter._grads) == 2
 
 
+def test_a_gradient_written_makes_its_leaf_the_newest_kept(monkeypatch):
+    monkeypatch.setattr(apis, "MAX_KEPT", 2)
+    adapter = GradientOnRead(grad_on_read.Value, "data", "grad", "passed")
+    a, b, c = (adapter.make(1.0) for _ in range(3))
+    adapter._accumulate(a, 1.0)
+    adapter._accumulate(b, 2.0)
+    adapter.set_grad(a, 0.5)  # a is now the newest: b is the oldest
+    adapter._accumulate(c, 3.0)
+    assert (adapter.grad(a), adapter.grad(b), adapter.grad(c)) == (0.5, 0, 3.0)
+
+
 def test_gradient_on_read_refuses_create_graph_and_unknown_conventions():
     adapter = GradientOnRead(grad_on_read.Value, "data", "grad", "passed")
     with pytest.raises(TypeError, match=r"^a gradient computed on read has no create_graph$"):
@@ -1480,7 +1596,7 @@ def test_an_engine_child_answers_dies_is_restarted_and_times_out():
         [
             "import os, signal, time",
             "for line in sys.stdin:",
-            "    stage('doing ' + line.strip())",
+            "    stage('doing ' + line.rstrip('\\n'))",
             "    if line.strip().startswith('die'): os.kill(os.getpid(), signal.SIGKILL)",
             "    if line.strip() == 'rt': os.kill(os.getpid(), 40)",  # a signal with no name
             "    if line.strip() == 'quit': sys.exit(0)",
@@ -1494,11 +1610,26 @@ def test_an_engine_child_answers_dies_is_restarted_and_times_out():
         assert child.program.startswith(boundary.CHILD_HELPERS)
         assert child.started == 0 and child.ask("a") == {"got": "a"} and child.started == 1
         assert child.ask("dieX") == Died("killed by SIGKILL", "doing dieX", "")  # the stage as announced
+        assert child.ask("die ") == Died("killed by SIGKILL", "doing die ", "")
         assert child.ask("rt") == Died("killed by signal 40", "doing rt", "")
         assert child.ask("quit") == Died("exit status 0", "doing quit", "")
         exited = child.ask("exit")
-        assert exited == Died("exit status 3", "doing exit", "last words") and child.started == 4
+        assert exited == Died("exit status 3", "doing exit", "last words") and child.started == 5
         assert child.ask("hang") == Died("timed out after 1 s", "doing hang")
-        assert child.ask("b") == {"got": "b"} and child.started == 6
+        assert child.ask("b") == {"got": "b"} and child.started == 7
     assert child._proc is None
     assert signal.Signals.SIGKILL.name == "SIGKILL"
+
+
+def test_an_engine_child_imports_from_our_path_in_our_environment(monkeypatch):
+    monkeypatch.setenv("ENGINE_CHILD_MARK", "seen")
+    program = "import os\nsys.stdin.readline()\n" + (
+        "answer([os.environ.get('PYTHONPATH'), os.environ.get('ENGINE_CHILD_MARK')])"
+    )
+    with EngineChild(program) as child:
+        assert child.ask("env") == [boundary.child_path(), "seen"]
+
+
+def test_an_engine_child_that_dies_before_any_stage_died_starting():
+    with EngineChild("raise SystemExit(5)") as child:
+        assert child.ask("x") == Died("exit status 5", "starting", "")
