@@ -1617,7 +1617,8 @@ def test_an_engine_child_answers_dies_is_restarted_and_times_out():
         assert exited == Died("exit status 3", "doing exit", "last words") and child.started == 5
         assert child.ask("hang") == Died("timed out after 1 s", "doing hang")
         assert child.ask("b") == {"got": "b"} and child.started == 7
-    assert child._proc is None
+        alive = child._proc
+    assert child._proc is None and alive.poll() is not None  # ended on exit
     assert signal.Signals.SIGKILL.name == "SIGKILL"
 
 
@@ -1633,3 +1634,90 @@ def test_an_engine_child_imports_from_our_path_in_our_environment(monkeypatch):
 def test_an_engine_child_that_dies_before_any_stage_died_starting():
     with EngineChild("raise SystemExit(5)") as child:
         assert child.ask("x") == Died("exit status 5", "starting", "")
+
+
+# ---------------------------------------------------------------------- gradient on read: which member
+_LAST: list = [None]
+
+
+class ValueRead(grad_on_read.Value):
+    """x.grad(y) returns dy/dx as a Value of the engine (its number in ``data``)."""
+
+    def grad(self, out):
+        return type(self)(super().grad(out))
+
+
+class TwoReads(grad_on_read.Value):
+    """Two members give dy/dx: ``grad`` (a usual name) and ``slope``."""
+
+    slope = grad_on_read.Value.grad
+
+
+class SlopeRead(grad_on_read.Value):
+    """Only ``slope`` gives dy/dx; it sorts after the number's member ``data``."""
+
+    grad = None
+    slope = grad_on_read.Value.grad
+
+
+class LastOrTwice(grad_on_read.Value):
+    """``x.grad()`` is d(last output)/dx, right; ``x.grad(y)`` is 2 dy/dx, wrong: only the first
+    form gives the known graphs' gradients, though the second follows the output passed."""
+
+    def __init__(self, data, parents=(), partials=()):
+        super().__init__(data, parents, partials)
+        if parents:
+            _LAST[0] = self
+
+    def grad(self, out=None):
+        return super().grad(_LAST[0]) if out is None else 2 * super().grad(out)
+
+
+def test_a_gradient_read_as_a_value_is_read_through_its_number():
+    found = D._gradient_on_read(ValueRead, "data", None, "")
+    assert (found.method, found.convention) == ("grad", "passed")
+    assert D._known_read(ValueRead, "data", "grad", "passed", D.KNOWN_GRAPHS[0][1]) == 7.0
+    x = found.make(3.0)
+    assert found._read(x, x * ValueRead(5.0)) == 5.0
+
+
+def test_a_named_gradient_member_is_the_one_read():
+    assert D._gradient_on_read(TwoReads, "data", None, "").method == "grad"
+    assert D._gradient_on_read(TwoReads, "data", "slope", "").method == "slope"
+
+
+def test_the_search_for_a_gradient_member_goes_past_the_number_member():
+    assert D._gradient_on_read(SlopeRead, "data", None, "").method == "slope"
+
+
+def test_the_convention_is_observed_in_the_form_that_gave_the_gradient():
+    found = D._gradient_on_read(LastOrTwice, "data", None, "")
+    assert (found.method, found.convention) == ("grad", "last")
+
+
+def test_every_read_seen_is_said_when_none_is_a_gradient():
+    class Fixed(grad_on_read.Value):
+        def grad(self, out):
+            return 7.0  # right on the first known graph, but follows no output
+
+    with pytest.raises(D._Rejected) as rejected:
+        D._gradient_on_read(Fixed, "data", "grad", "why")
+    assert str(rejected.value) == (
+        "why; no gradient computed on read either (grad (passed) on y1 = x * 3, y2 = x * 5 gave passed: "
+        "7.0, 7.0, 7.0; grad (output) on y1 = x * 3, y2 = x * 5 gave output: 7.0, 7.0, 7.0)"
+    )
+
+
+def test_read_members_include_those_of_an_output_of_another_class():
+    class Leaf:
+        def __init__(self, x):
+            self.data = x
+
+        def __mul__(self, other):
+            return Out(self.data * other.data)
+
+    class Out(Leaf):
+        def der(self, leaf):
+            return 0
+
+    assert "der" in D._read_members(Leaf) and "der" not in dir(Leaf)
