@@ -1721,3 +1721,43 @@ def test_read_members_include_those_of_an_output_of_another_class():
             return 0
 
     assert "der" in D._read_members(Leaf) and "der" not in dir(Leaf)
+
+
+def test_read_members_put_names_like_a_derivative_first_then_the_rest():
+    class Named:
+        def __init__(self, x):
+            self.data = x
+
+        def __mul__(self, other):
+            return Named(self.data * other.data)
+
+        Mygrad = xadj = xder = xdiff = xgrad = alpha = property(lambda self: 0)
+
+    assert D._read_members(Named) == ["Mygrad", "xadj", "xder", "xdiff", "xgrad", "alpha", "data"]
+
+    class Refuses(Named):
+        def __mul__(self, other):
+            raise TypeError("no product")
+
+    assert D._read_members(Refuses) == [
+        "Mygrad",
+        "xadj",
+        "xder",
+        "xdiff",
+        "xgrad",
+        "alpha",
+        "data",
+    ]  # no "args"
+
+
+def test_read_convention_needs_both_single_reads_to_be_numbers():
+    class SecondNoNumber(grad_on_read.Value):
+        def grad(self, out):
+            g = super().grad(out)
+            return "five" if g == 5 else g
+
+    found, seen = read_convention(SecondNoNumber, "data", "grad", "passed")
+    assert found is None and seen == "passed: 3.0, 'five', 3.0"
+    first_no_number = _leaf_reader(lambda users: "three" if users == [3.0] else users[-1])
+    found, seen = read_convention(first_no_number, "data", "grad", "leaf")
+    assert found is None and seen == "leaf: 'three', 5.0, 5.0"
