@@ -861,7 +861,10 @@ def test_accessors_are_settable_when_the_gradient_is_an_attribute_and_the_data_a
         eng.gradient_api
         == "backward: DataMethod.backward(); number DataMethod.value(), gradient DataMethod.grad"
     )
-    assert "settable=True" in eng.imports and eng.settable_grad
+    assert eng.imports.splitlines()[-1] == (
+        "Value = scalar_class(Accessors(DataMethod, 'value', 'grad', 'backward', settable=True))"
+    )
+    assert eng.settable_grad
     x = eng.make(2.0)
     eng.backward(x * x)
     assert eng.grad(x) == 4.0
@@ -1761,3 +1764,54 @@ def test_read_convention_needs_both_single_reads_to_be_numbers():
     first_no_number = _leaf_reader(lambda users: "three" if users == [3.0] else users[-1])
     found, seen = read_convention(first_no_number, "data", "grad", "leaf")
     assert found is None and seen == "leaf: 'three', 5.0, 5.0"
+
+
+def test_read_convention_says_every_form_it_read():
+    assert read_convention(output_read.Var, "value", "der") == (
+        "output",
+        "passed: 0, 0, 0; output: 3.0, 5.0, 3.0",  # x.der(y) is dx/dy: 0
+    )
+    assert read_convention(property_read.Scalar, "value", "derivative") == (
+        "each",
+        "passed: 'TypeError'; output: 'TypeError'; leaf: 3.0, 5.0, [3.0, 5.0]",  # a property: not callable
+    )
+    assert read_convention(grad_on_read_last.Value, "data", "grad") == (
+        "last",
+        "passed: 'TypeError'; output: 'TypeError'; leaf: 3.0, 5.0, 5.0",
+    )
+    assert read_convention(_leaf_reader(sum), "data", "grad") == (
+        "all",
+        "passed: 'TypeError'; output: 'TypeError'; leaf: 3.0, 5.0, 8.0",
+    )
+    assert read_convention(_leaf_reader(lambda users: 4.0), "data", "grad") == (
+        None,
+        "passed: 'TypeError'; output: 'TypeError'; leaf: 4.0, 4.0, 4.0",
+    )
+
+
+def test_read_convention_goes_on_to_the_next_form_when_one_does_not_follow_the_output():
+    class Reader(_leaf_reader(lambda users: 0)):
+        def read(self, out=None):  # the last output's gradient, whatever output is passed
+            return self.users[-1]
+
+    found, seen = read_convention(Reader, "data", "read")
+    assert (
+        found == "last" and seen == "passed: 3.0, 5.0, 5.0; output: 'AttributeError'; leaf: 3.0, 5.0, 5.0"
+    )  # y: no read
+
+
+def test_read_convention_each_needs_the_entries_of_both_outputs():
+    listing = _leaf_reader(lambda users: users[0] if len(users) == 1 else [9.0, 9.0])
+    assert read_convention(listing, "data", "grad", "leaf") == (None, "leaf: 3.0, 5.0, [9.0, 9.0]")
+
+
+def test_accessors_keep_a_gradient_of_the_engines_class_on_a_value_of_a_subclass():
+    class Sub(Tensorish):
+        pass
+
+    adapter = Accessors(Tensorish, "data", "grad", "backward")
+    v = Sub(1.0)
+    v.grad = Tensorish(2.0)  # a Value of the engine's class (create_graph), on a Value of a subclass
+    assert adapter.grad(v) is v.grad
+    v.data = Tensorish(3.0)
+    assert adapter.data(v) is v.data
