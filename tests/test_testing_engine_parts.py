@@ -1815,3 +1815,54 @@ def test_accessors_keep_a_gradient_of_the_engines_class_on_a_value_of_a_subclass
     assert adapter.grad(v) is v.grad
     v.data = Tensorish(3.0)
     assert adapter.data(v) is v.data
+
+
+def test_a_nameless_adapter_is_named_by_its_class_in_errors():
+    x = scalar_class(Nameless())(1.0)
+    with pytest.raises(AttributeError, match=r"^the adapted Value of Nameless has no attribute 'nothing'$"):
+        x.nothing  # noqa: B018
+
+
+def test_the_convention_of_an_accessors_engine_names_its_backward():
+    class Node2(method_accessors.Node):
+        backward = None  # not a method
+        backprop = method_accessors.Node.backward
+
+    eng = resolve_engine(Node2)
+    assert eng.gradient_convention == "the output backprop() is called on"
+    assert eng.gradient_api == "backward: Node2.backprop(); number Node2.data(), gradient Node2.grad()"
+
+
+def test_a_gradient_method_is_never_the_backward_itself():
+    class CountingBack(method_accessors.Node):
+        grad = None
+
+        def backward(self):  # returns the leaf's gradient: a number a pass changes
+            self._v.backward()
+            return self._v.grad
+
+        def slope(self):
+            return self._v.grad
+
+    assert D._gradient_method(CountingBack, "data", "backward", lambda v: v * 1) == "slope"
+
+
+def test_a_reading_that_fails_before_a_pass_is_no_gradient_method():
+    # a number before a pass and another after it: a member that works only after a pass cannot be
+    # told from one the pass made possible, so it is not taken (--grad names it)
+    class AfterOnly(method_accessors.Node):
+        def grad(self):
+            if self._v.grad == 0:
+                raise RuntimeError("no gradient before backward()")
+            return self._v.grad
+
+    assert D._gradient_method(AfterOnly, "data", "backward", lambda v: v * 1) is None
+
+
+def test_a_method_returning_a_value_of_the_class_is_no_number():
+    class Me(Tensorish):
+        def me(self):
+            return self
+
+    got = D._method_reading(Me, "me", None, "")
+    assert type(got) is Me and got.x == 0.75
