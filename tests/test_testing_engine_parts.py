@@ -1866,3 +1866,44 @@ def test_a_method_returning_a_value_of_the_class_is_no_number():
 
     got = D._method_reading(Me, "me", None, "")
     assert type(got) is Me and got.x == 0.75
+
+
+class PlainNode:
+    """A number and gradient behind methods, without __slots__ (an attribute could hide a method)."""
+
+    def __init__(self, x):
+        self._v = x if isinstance(x, sound.Core) else sound.Value(x)
+
+    def data(self):
+        return self._v.data
+
+    def grad(self):
+        return self._v.grad
+
+    def backward(self):
+        self._v.backward()
+
+    def __add__(self, other):
+        return PlainNode(self._v + (other._v if isinstance(other, PlainNode) else other))
+
+    def __mul__(self, other):
+        return PlainNode(self._v * (other._v if isinstance(other, PlainNode) else other))
+
+
+def test_a_gradient_behind_a_method_is_never_written_over():
+    filled = D._fill(PlainNode, "data", "grad", "backward")
+    assert isinstance(filled, Accessors) and not hasattr(filled, "set_grad")
+
+
+def test_a_gradient_attribute_that_takes_only_numbers_is_settable():
+    class Checked(PlainNode):
+        grad = property(lambda self: self._v.grad)
+
+        @grad.setter
+        def grad(self, g):
+            if not isinstance(g, int | float):
+                raise TypeError(f"a gradient is a number, got {g!r}")
+            self._v.grad = g
+
+    filled = D._fill(Checked, "data", "grad", "backward")
+    assert isinstance(filled, Accessors) and hasattr(filled, "set_grad")
