@@ -1907,3 +1907,23 @@ def test_a_gradient_attribute_that_takes_only_numbers_is_settable():
 
     filled = D._fill(Checked, "data", "grad", "backward")
     assert isinstance(filled, Accessors) and hasattr(filled, "set_grad")
+
+
+def test_reading_a_gradient_value_does_not_change_which_output_interior_nodes_follow():
+    reads = []
+
+    def read(v, output):
+        reads.append((v[0], output[0]))
+        return [0.5]  # a gradient that is a Value of the engine (a one-item list here)
+
+    Value = scalar_class(Recorder(ops=list_ops(), read=read))
+    x = Value(2.0)
+    h = x * 3.0  # 6
+    z = h * 2.0  # 12
+    w = z + 1.0
+    w.backward()  # 13: z and h follow it (while it lives: a weak reference)
+    y = h + 1.0
+    y.backward()  # 7: h follows this one now
+    assert isinstance(z.grad, Value) and reads == [(12.0, 13.0)]
+    h.grad  # noqa: B018
+    assert reads[-1] == (6.0, 7.0)  # still the latest pass through h, not z
