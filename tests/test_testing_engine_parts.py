@@ -1941,3 +1941,12 @@ def test_the_leaves_of_a_graph_of_diamonds_are_found_visiting_each_node_once():
     assert y._leaves() == (x,)
     y.backward()
     assert adapter.calls[-1][1] == [1.0]
+
+
+def test_scalar_class_uses_the_adapters_reflected_ops():
+    ops = {"__rsub__": lambda a, b: [b - a[0]], "__rtruediv__": lambda a, b: [b / a[0]]}
+    Value = scalar_class(Recorder(ops=ops))
+    x = Value(2.0)
+    y = 10 - x
+    assert y.data == 8.0 and y.parents == (x,) and (1 / x).data == 0.5
+    assert y.recipe[1] == (x, 10)  # computed again from x's wrapper and the number
