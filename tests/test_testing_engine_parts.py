@@ -1950,3 +1950,9 @@ def test_scalar_class_uses_the_adapters_reflected_ops():
     y = 10 - x
     assert y.data == 8.0 and y.parents == (x,) and (1 / x).data == 0.5
     assert y.recipe[1] == (x, 10)  # computed again from x's wrapper and the number
+
+
+def test_only_a_class_given_as_cls_lends_its_methods():
+    not_a_class = types.SimpleNamespace(tanh=lambda: 0.0)
+    Value = scalar_class(Recorder(cls=not_a_class))
+    assert "tanh" not in vars(Value)
