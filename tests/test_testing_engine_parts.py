@@ -1956,3 +1956,9 @@ def test_only_a_class_given_as_cls_lends_its_methods():
     not_a_class = types.SimpleNamespace(tanh=lambda: 0.0)
     Value = scalar_class(Recorder(cls=not_a_class))
     assert "tanh" not in vars(Value)
+
+
+def test_candidates_are_tried_in_the_order_of_the_usual_names():
+    names = ["Other", "Node", "Tensor", "Var", "Variable", "Scalar", "Value"]
+    space = types.SimpleNamespace(**{name: type(name, (), {}) for name in names})
+    assert [name for name, _ in D._candidates(space, None)] == [*reversed(names[1:]), "Other"]
