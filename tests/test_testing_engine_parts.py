@@ -1962,3 +1962,57 @@ def test_candidates_are_tried_in_the_order_of_the_usual_names():
     names = ["Other", "Node", "Tensor", "Var", "Variable", "Scalar", "Value"]
     space = types.SimpleNamespace(**{name: type(name, (), {}) for name in names})
     assert [name for name, _ in D._candidates(space, None)] == [*reversed(names[1:]), "Other"]
+
+
+class Renamed:
+    """A scalar whose gradient is ``zgrad`` (no usual name) and whose ``g`` counts passes by 3: on
+    y = x * 1 the gradient is the attribute that became 1, though ``g`` (a usual name) changed too."""
+
+    def __init__(self, x):
+        self.data, self.zgrad, self.g, self._src = x, 0, 0, ()
+
+    def __add__(self, other):
+        out = type(self)(self.data + (other.data if isinstance(other, Renamed) else other))
+        out._src = ((self, 1),)
+        return out
+
+    def __mul__(self, other):
+        c = other.data if isinstance(other, Renamed) else other
+        out = type(self)(self.data * c)
+        out._src = ((self, c),)
+        return out
+
+    def backward(self):
+        self.zgrad = 1
+        for parent, partial in self._src:
+            parent.zgrad += partial
+            parent.g += 3
+
+
+class RenamedValuesOnly(Renamed):
+    """Multiplies only by Values: discovery's y = x * 1 raises, y = x * Value(1) is tried next."""
+
+    def __mul__(self, other):
+        if not isinstance(other, Renamed):
+            raise TypeError("a Value, please")
+        return super().__mul__(other)
+
+
+@pytest.mark.parametrize("cls", [Renamed, RenamedValuesOnly])
+def test_the_gradient_is_the_attribute_that_became_1_on_y_equal_x_times_1(cls):
+    assert D._fit(cls, backward=None, data=None, grad=None) == ("data", "zgrad", "backward")
+
+
+def test_backward_names_are_tried_in_their_usual_order_before_other_names():
+    class Both(sound.Value):
+        back_prop = sound.Value.backward  # also fills the gradient; "backward" comes first
+
+        def __back__(self):  # a dunder: never tried
+            self.grad = 5
+
+    assert D._fit(Both, backward=None, data=None, grad=None) == ("data", "grad", "backward")
+
+
+def test_a_named_gradient_is_read_on_an_engine_without_backward():
+    eng = resolve_engine(TwoReads, grad="slope")
+    assert eng.gradient_api == "read: TwoReads.slope"
