@@ -1850,16 +1850,26 @@ def test_a_gradient_method_is_never_the_backward_itself():
     assert D._gradient_method(CountingBack, "data", "backward", lambda v: v * 1) == "slope"
 
 
-def test_a_reading_that_fails_before_a_pass_is_no_gradient_method():
-    # a number before a pass and another after it: a member that works only after a pass cannot be
-    # told from one the pass made possible, so it is not taken (--grad names it)
-    class AfterOnly(method_accessors.Node):
-        def grad(self):
-            if self._v.grad == 0:
-                raise RuntimeError("no gradient before backward()")
-            return self._v.grad
+class AfterOnly(method_accessors.Node):
+    """``grad()`` raises until a pass has filled the gradient."""
 
+    def grad(self):
+        if self._v.grad == 0:
+            raise RuntimeError("no gradient before backward()")
+        return self._v.grad
+
+
+def test_a_reading_that_fails_before_a_pass_is_no_gradient_method_unless_named():
+    # a number before a pass and another after it: a member that works only after a pass cannot be
+    # told from one the pass made possible, so it is not taken unless named (--grad)
     assert D._gradient_method(AfterOnly, "data", "backward", lambda v: v * 1) is None
+    found = D._fit(AfterOnly, backward=None, data=None, grad="grad")  # read after a pass
+    assert isinstance(found, Accessors) and found.grad_attr == "grad"
+
+
+def test_a_named_gradient_must_give_a_number():
+    with pytest.raises(D._Rejected, match=r"^no numeric attribute 'relu' after backward\(\)$"):
+        D._fit(method_accessors.Node, backward=None, data=None, grad="relu")  # relu() gives a Node
 
 
 def test_a_method_returning_a_value_of_the_class_is_no_number():
