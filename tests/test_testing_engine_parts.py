@@ -2026,3 +2026,30 @@ def test_backward_names_are_tried_in_their_usual_order_before_other_names():
 def test_a_named_gradient_is_read_on_an_engine_without_backward():
     eng = resolve_engine(TwoReads, grad="slope")
     assert eng.gradient_api == "read: TwoReads.slope"
+
+
+def test_a_backward_that_does_nothing_falls_back_to_a_gradient_read():
+    class InertBack(grad_on_read.Value):
+        def backward(self):
+            pass
+
+    found = D._fit(InertBack, backward=None, data=None, grad=None)
+    assert isinstance(found, GradientOnRead) and found.cls is InertBack
+    assert (found.data_attr, found.method, found.convention) == ("data", "grad", "passed")
+
+    class BrokenBack(TwoReads):
+        def backward(self):
+            raise RuntimeError("broken")
+
+    assert D._fit(BrokenBack, backward=None, data=None, grad="slope").method == "slope"
+
+    class Inert(sound.Value):
+        def backward(self):
+            pass
+
+    with pytest.raises(D._Rejected) as rejected:
+        D._fit(Inert, backward=None, data=None, grad=None)
+    assert str(rejected.value).startswith(
+        "backward() on y = x * 1 changed no numeric attribute or zero-argument method of x; "
+        "no gradient computed on read either ("
+    )
