@@ -2053,3 +2053,39 @@ def test_a_backward_that_does_nothing_falls_back_to_a_gradient_read():
         "backward() on y = x * 1 changed no numeric attribute or zero-argument method of x; "
         "no gradient computed on read either ("
     )
+
+
+def test_what_every_backward_tried_did_is_said_once_each():
+    class InertTwo(sound.Value):
+        def backward(self):
+            pass
+
+        backprop = backward
+
+    with pytest.raises(D._Rejected) as rejected:
+        D._fit(InertTwo, backward=None, data=None, grad=None)
+    assert str(rejected.value).startswith(
+        "backward() on y = x * 1 changed no numeric attribute or zero-argument method of x; "
+        "backprop() on y = x * 1 changed no numeric attribute or zero-argument method of x; "
+        "no gradient computed on read either ("
+    )
+    calls = []
+
+    class Counting(sound.Value):
+        def backward(self):
+            calls.append(1)
+            raise RuntimeError(f"call {len(calls)}")
+
+    with pytest.raises(D._Rejected) as rejected:
+        D._fit(Counting, backward="backward", data=None, grad=None)
+    assert str(rejected.value) == (
+        "backward(): RuntimeError: call 1; backward(): RuntimeError: call 2; backward(): RuntimeError: call 3"
+    )
+
+
+def test_a_named_backward_is_the_one_used():
+    class Both(sound.Value):
+        back_prop = sound.Value.backward
+
+    assert resolve_engine(Both, backward="back_prop").backward_method == "back_prop"
+    assert resolve_engine(Both).backward_method == "backward"
