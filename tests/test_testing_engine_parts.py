@@ -2089,3 +2089,15 @@ def test_a_named_backward_is_the_one_used():
 
     assert resolve_engine(Both, backward="back_prop").backward_method == "back_prop"
     assert resolve_engine(Both).backward_method == "backward"
+
+
+def test_a_named_class_is_the_one_tried():
+    core = resolve_engine("tests.engines.sound:Core")  # Value would be tried first unnamed
+    assert core.Value is sound.Core and core.class_name == "Core" and core.name == "tests.engines.sound"
+    assert resolve_engine(sound, cls="Core").Value is sound.Core
+    assert resolve_engine(sound).Value is sound.Value
+
+
+def test_a_module_target_is_imported_by_its_own_name_not_its_classs():
+    eng = resolve_engine("autograd")  # Value lives in autograd.engine, re-exported by autograd
+    assert eng.name == "autograd" and eng.import_line() == "from autograd import Value"
