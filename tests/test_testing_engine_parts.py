@@ -2101,3 +2101,7 @@ def test_a_named_class_is_the_one_tried():
 def test_a_module_target_is_imported_by_its_own_name_not_its_classs():
     eng = resolve_engine("autograd")  # Value lives in autograd.engine, re-exported by autograd
     assert eng.name == "autograd" and eng.import_line() == "from autograd import Value"
+
+
+def test_numbers_keep_values_of_the_objects_own_class():
+    assert D._numbers(Tensorish(2.0)) == {"x": 2.0}  # data and grad are Tensorish themselves
