@@ -2105,3 +2105,11 @@ def test_a_module_target_is_imported_by_its_own_name_not_its_classs():
 
 def test_numbers_keep_values_of_the_objects_own_class():
     assert D._numbers(Tensorish(2.0)) == {"x": 2.0}  # data and grad are Tensorish themselves
+
+
+def test_as_number_leaves_a_shape_without_item_alone():
+    class ShapeOnly:
+        shape = ()
+
+    x = ShapeOnly()
+    assert as_number(x) is x
