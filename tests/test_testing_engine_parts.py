@@ -1596,7 +1596,7 @@ def test_an_engine_child_answers_dies_is_restarted_and_times_out():
             "    if line.strip().startswith('die'): os.kill(os.getpid(), signal.SIGKILL)",
             "    if line.strip() == 'rt': os.kill(os.getpid(), 40)",  # a signal with no name
             "    if line.strip() == 'quit': sys.exit(0)",
-            "    if line.strip() == 'exit': print('first\\nlast words', file=sys.stderr); sys.exit(3)",
+            "    if line.strip() == 'exit': print('a\\nb\\nlast words', file=sys.stderr); sys.exit(3)",
             "    if line.strip() == 'hang': time.sleep(30)",
             "    print('noise')",
             "    answer({'got': line.strip()})",
