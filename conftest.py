@@ -78,15 +78,26 @@ _MUTANT_MODULE = re.compile(r"^(?P<module>[\w.]+)\.x(?:_|ǁ)")
 
 @pytest.fixture(autouse=True)
 def _mutated_module_starts_with_empty_caches() -> None:
-    """Under mutmut, empty every functools cache of the module being mutated before each test.
+    """Under mutmut, empty the functools caches :func:`empty_caches` names before each test."""
+    empty_caches(os.environ.get("MUTANT_UNDER_TEST", ""))
+
+
+def empty_caches(under_test: str) -> None:
+    """Empty every functools cache of the module being mutated (``under_test``: mutmut's name of
+    the mutant), or of the whole package in mutmut's clean run (``"stats"``); else nothing.
 
     mutmut forks each mutant's test process from one whose clean run filled those caches, so a
     mutant in a function whose results are cached (graph.py's compiled references) never ran
-    and survived whatever the tests asserted.  Outside mutmut, and for modules without caches,
-    this does nothing.
+    and survived whatever the tests asserted.  In the clean run, a cached function is reached
+    only by the first test that fills its cache, and mutmut runs a mutant only against the tests
+    recorded for its function: emptying every cache before each test records them all.
     """
-    found = _MUTANT_MODULE.match(os.environ.get("MUTANT_UNDER_TEST", ""))
-    module = sys.modules.get(found["module"]) if found else None
-    for obj in vars(module).values() if module else ():
-        if isinstance(obj, functools._lru_cache_wrapper):
-            obj.cache_clear()
+    if under_test == "stats":
+        modules = [m for name, m in list(sys.modules.items()) if name.startswith("autograd.")]
+    else:
+        found = _MUTANT_MODULE.match(under_test)
+        modules = [sys.modules[found["module"]]] if found and found["module"] in sys.modules else []
+    for module in modules:
+        for obj in list(vars(module).values()):
+            if isinstance(obj, functools._lru_cache_wrapper):
+                obj.cache_clear()

@@ -34,7 +34,7 @@ from autograd.testing.higher import (
     hessian_tolerances,
     snippet,
 )
-from tests.test_testing_higher import (
+from tests.graph_mode_engines import (
     EXACT_GRAPHS,
     FLOAT_GRAPHS,
     HAND_GRAPH,

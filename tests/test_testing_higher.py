@@ -14,7 +14,6 @@ import io
 import subprocess
 import sys
 from contextlib import redirect_stdout
-from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 
@@ -38,47 +37,15 @@ from autograd.testing import (
 from autograd.testing.higher import engine_derivatives, hessian_tolerances, snippet
 from autograd.testing.ops import OPS
 from autograd.testing.oracles import EPS
-from tests.wrong_engines import OP_GRAPHS, TINY, engine_copy
-from tests.wrong_engines import RULES as FAST_RULES
-
-# The ops whose second partials are not all zero (sympy decides: see the first test), with the
-# engine rule (fast path) behind each and the one-node graph of tests/wrong_engines.py.
-SECOND_ORDER_OPS = ("mul", "div", "rdiv", "powc", "vpow", "rpow", "exp", "log", "tanh", "sigmoid", "dot")
-RULES = {op: FAST_RULES[op] for op in SECOND_ORDER_OPS}
-FLOAT_GRAPHS = {op: OP_GRAPHS[op] for op in SECOND_ORDER_OPS}
-# The rational ones (an integer power: x ** 3).
-EXACT_GRAPHS = {
-    "mul": Graph((Fraction(7, 10), Fraction(-13, 10)), (Node("mul", (0, 1)),)),
-    "div": Graph((Fraction(7, 10), Fraction(-13, 10)), (Node("div", (0, 1)),)),
-    "rdiv": Graph((Fraction(7, 10),), (Node("rdiv", (0,), Fraction(3, 2)),)),
-    "powc": Graph((Fraction(7, 10),), (Node("powc", (0,), 3),)),
-    "dot": Graph((Fraction(1, 2), -2, 3, Fraction(2, 3), 1), (Node("dot", (0, 1, 2, 3, 4)),)),
-}
-
-
-def wrong_graph_engine(op: str, factor) -> ModuleType:
-    """A copy of the engine whose graph-mode rule for ``op`` scales its second-order part."""
-    module = engine_copy(f"wrong_{op}_graph_engine")
-    rule = getattr(module, RULES[op])
-    twin = module._GRAPH_RULES[rule]
-    Value = module.Value
-
-    def scaled(out):
-        operands = list({id(v): v for v in out._prev}.values())  # each once, even in a * a
-        twin(out)
-        full = [v.grad for v in operands]
-        g = out.grad  # again with g a constant: the shares g.data * p(v), whose derivative is the
-        out.grad = module._constant(g.data)  # second-order term alone
-        for v in operands:
-            v.grad = 0
-        twin(out)
-        detached = [v.grad for v in operands]
-        out.grad = g
-        for v, share, alone in zip(operands, full, detached, strict=True):
-            v.grad = share + (alone - alone.data) * (factor - 1) if type(alone) is Value else share
-
-    module._GRAPH_RULES[rule] = scaled
-    return module
+from tests.graph_mode_engines import (
+    EXACT_GRAPHS,
+    FLOAT_GRAPHS,
+    HAND_GRAPH,
+    SECOND_ORDER_OPS,
+    first_order_graph_mode_wrong,
+    wrong_graph_engine,
+)
+from tests.wrong_engines import TINY
 
 
 def _has_second_partials(op: str) -> bool:
@@ -152,12 +119,6 @@ def hand_hessian(x, y):
     """d2/dx2 = 6xy + 2y/x^3, d2/dxdy = 3x^2 - 1/x^2, d2/dy2 = 0."""
     cross = 3 * x * x - 1 / (x * x)
     return [[6 * x * y + 2 * y / x**3, cross], [cross, 0]]
-
-
-HAND_GRAPH = Graph(
-    (Fraction(1, 2), Fraction(-3, 4)),
-    (Node("powc", (0,), 3), Node("mul", (2, 1)), Node("div", (1, 0)), Node("add", (3, 4))),
-)
 
 
 def test_the_hessian_of_a_hand_computed_function_equals_hand_calculus_exactly():
@@ -336,23 +297,6 @@ def test_the_stateful_machine_catches_wrong_second_derivatives_and_leaking_creat
 
 
 # ---------------------------------------------------------------------- corners
-def first_order_graph_mode_wrong(op: str, factor) -> ModuleType:
-    """A copy whose graph-mode rule for ``op`` scales its whole share (first-order values too)."""
-    module = wrong_graph_engine(op, 1)
-    rule = getattr(module, RULES[op])
-    twin = module._GRAPH_RULES[rule]
-
-    def scaled(out):
-        operands = list({id(v): v for v in out._prev}.values())
-        before = [v.grad for v in operands]
-        twin(out)
-        for v, b in zip(operands, before, strict=True):
-            v.grad = b + (v.grad - b) * factor
-
-    module._GRAPH_RULES[rule] = scaled
-    return module
-
-
 def test_graph_mode_gradients_that_differ_from_the_fast_paths_are_reported():
     from autograd.testing.higher import assert_graph_mode_gradient
 
