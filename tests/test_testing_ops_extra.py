@@ -6,6 +6,8 @@ losing a share when used twice, each once in an op the catalogue knows (``sin``)
 one it does not (``bump``: x * exp(-x * x)).
 """
 
+import contextlib
+import io
 import math
 
 import pytest
@@ -109,6 +111,17 @@ def test_a_planted_bug_in_an_extra_op_is_a_wrong_gradient_known_or_not(fixture):
     assert "shrinks like h, not h^2" in unknown.summary and "bump()" in unknown.summary
     assert f"from {fixture.__name__} import Value" in unknown.reproducer
     assert display("bump~?") == "v.bump()" and display("sin~sin") == "v.sin()"
+    # the reproducer runs as pasted and prints the two numbers the finding states
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(unknown.reproducer, "<reproducer>", "exec"), {})
+    lines = printed.getvalue().splitlines()
+    assert [line.split(" d/dx")[0].split(" (")[0] for line in lines] == ["expected", "actual"], lines
+    expected, actual = (float(line.rsplit("=", 1)[1]) for line in lines)
+    assert (expected, actual) == (float(unknown.expected), float(unknown.actual)) and expected != actual
+    if unknown.summary.startswith("d/dx0 of x0.bump() at x0 = "):  # alone: the hand derivative
+        x = float(unknown.summary.split(" at x0 = ")[1].split(":")[0])
+        assert math.isclose(expected, (1 - 2 * x * x) * math.exp(-x * x), rel_tol=1e-7), (x, expected)
 
 
 def test_a_renamed_table_op_is_checked_as_that_op_at_its_edges():
@@ -132,6 +145,8 @@ def test_the_taylor_order_test_needs_no_tolerance():
     assert linear.verdict == "right"
     kink = taylor_order(lambda t: abs(x - 0.8 + t), 1.0, 1e-3)  # at a kink, one side is right
     assert taylor_order(lambda t: abs(t), 1.0, 1e-3).verdict == "right" and kink.verdict == "right"
+    # f(t) = t with g = 0: every remainder is h itself (powers of 2, exact), so every order is 1.0
+    assert repr(taylor_order(lambda t: t, 0.0, 2.0**-10)) == "TaylorVerdict('wrong', orders=[1.0, 1.0, 1.0, 1.0])"
 
 
 def test_the_audit_reports_extra_ops_by_their_form():
@@ -212,6 +227,8 @@ def test_an_extra_op_that_raises_in_its_backward_is_a_crash_known_or_not():
     for check, op, form in cases:
         crash = next(f for f in outcomes[check].findings if f.kind == "crash")
         assert crash.op == op and crash.actual == f"RuntimeError: {op.split('~')[0]}: backward broken"
+        assert (crash.check, crash.expected) == (check, "no exception")
+        assert f"= {form}" in crash.reproducer  # the graph that raised, as code
         assert f"backward() of {form} at x0 = " in crash.summary and "raises RuntimeError" in crash.summary
 
 
