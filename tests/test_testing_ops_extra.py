@@ -265,3 +265,57 @@ def test_a_binary_method_is_an_op_unless_its_value_ignores_the_argument_at_enoug
     eng = resolve_engine(Methods)
     assert {e.method: e.arity for e in extra_ops(eng)} == {"lower": 2, "tag": 2}
     assert unjudged_methods(eng) == {}
+
+
+# ---------------------------------------------------------------------- what an extra op is, as a table row
+def test_each_extra_ops_source_is_code_that_applies_its_method():
+    # the reproducers are built from spec.source: run, it must give what spec.apply gives
+    eng = resolve_engine(extra_fixture.Value)
+    for extra in extra_ops(eng):
+        names, c = ["a", "b"][: extra.arity], (extra.spec.consts or (None,))[0]
+        for point in ((0.7, 1.3), (2.4, -0.6)):
+            args = [eng.make(x) for x in point[: extra.arity]]
+            by_source = eval(extra.spec.source(names, c), dict(zip(names, args, strict=True)))
+            assert eng.data(by_source) == eng.data(extra.spec.apply(eng, args, c)), extra.method
+    forms = {e.method: e.spec.source(["x", "y"], None) for e in extra_ops(eng)}
+    assert (forms["__abs__"], forms["__pos__"], forms["sin"], forms["hypot"]) == (
+        "abs(x)", "+x", "x.sin()", "x.hypot(y)",
+    )  # fmt: skip
+
+
+class _Partial(sound.Value):
+    def root(self):  # sqrt, refused below 0: known to the catalogue, defined on [0, oo)
+        r = math.sqrt(self.data)
+        return self._with_partials(r, (self,), (0.5 / r if r else math.inf,))
+
+    def spike(self):  # unknown to the catalogue, refused above 1
+        if self.data > 1:
+            raise ValueError("spike: x at most 1")
+        return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+
+
+def test_a_known_op_is_drawn_inside_its_region_by_a_margin_and_off_its_kinks():
+    eng = resolve_engine(_Partial)
+    ops = {e.method: e for e in extra_ops(eng)}
+    assert ops["root"].known == "sqrt" and ops["spike"].known is None
+    root = ops["root"].spec
+    # [0, oo): a point within AWAY_FROM_ZERO = 0.1 of 0 is no operand (x - 0.1 must be inside too)
+    assert [root.domain([x], None) for x in (-0.5, 0.05, 0.099, 0.1, 0.15, 2.0)] == [
+        False, False, False, True, True, True,
+    ]  # fmt: skip
+    absolute = {e.method: e for e in extra_ops(resolve_engine(extra_fixture.Value))}["__abs__"].spec
+    # a kink at 0: KINK_MARGIN = 0.01 either side is no operand
+    assert [absolute.domain([x], None) for x in (-0.5, -0.011, -0.009, 0.0, 0.009, 0.011)] == [
+        True, True, False, False, False, True,
+    ]  # fmt: skip
+
+
+def test_an_unknown_op_is_drawn_where_the_engine_evaluates_it_around_the_point_up_to_3():
+    spike = {e.method: e for e in extra_ops(resolve_engine(_Partial))}["spike"].spec
+    # evaluable at x - 0.1, x and x + 0.1, and |x| <= 3
+    assert [spike.domain([x], None) for x in (-3.05, -3.0, -2.9, 0.85, 0.9, 0.95)] == [
+        False, True, True, True, True, False,
+    ]  # fmt: skip
+    assert spike.num([0.5], None) == 0.5**3 - 0.5
+    with pytest.raises(ValueError, match=r"^v\.spike\(\) at \[1\.5\]: ValueError$"):
+        spike.num([1.5], None)
