@@ -57,6 +57,9 @@ def test_a_row_is_named_applied_and_printed_as_its_name_says():
     assert (row.name, row.arity, row.form, row.label) == ("twice", 1, "twice(v)", "twice(v)")
     assert row.source(["n3"], None) == "twice(n3)"
     assert row.num([1.25], None) == 2.5 and row.sym([X], None) == 2 * X
+    family = catalogue._row("scaled", lambda s, c: c * s, lambda x, c: c * x, consts=(3,), kinks=(0.5,))
+    assert (family.consts, family.kinks) == ((3,), (0.5,))  # the other columns are the row's
+    assert family.sym([X], 3) == 3 * X and family.num([2.0], 3) == 6.0  # its parameter reaches both
     placeholder = r"^a catalogue row is applied through identify\.extra_spec, with the engine's method$"
     with pytest.raises(TypeError, match=placeholder):
         row.apply(None, [1.0], None)

@@ -112,12 +112,7 @@ def test_a_planted_bug_in_an_extra_op_is_a_wrong_gradient_known_or_not(fixture):
     assert f"from {fixture.__name__} import Value" in unknown.reproducer
     assert display("bump~?") == "v.bump()" and display("sin~sin") == "v.sin()"
     # the reproducer runs as pasted and prints the two numbers the finding states
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        exec(compile(unknown.reproducer, "<reproducer>", "exec"), {})
-    lines = printed.getvalue().splitlines()
-    assert [line.split(" d/dx")[0].split(" (")[0] for line in lines] == ["expected", "actual"], lines
-    expected, actual = (float(line.rsplit("=", 1)[1]) for line in lines)
+    expected, actual = _run_reproducer(unknown)
     assert (expected, actual) == (float(unknown.expected), float(unknown.actual)) and expected != actual
     if unknown.summary.startswith("d/dx0 of x0.bump() at x0 = "):  # alone: the hand derivative
         x = float(unknown.summary.split(" at x0 = ")[1].split(":")[0])
@@ -148,6 +143,9 @@ def test_the_taylor_order_test_needs_no_tolerance():
     # f(t) = t with g = 0: every remainder is h itself (powers of 2, exact), so every order is 1.0
     linear_only = taylor_order(lambda t: t, 0.0, 2.0**-10)
     assert repr(linear_only) == "TaylorVerdict('wrong', orders=[1.0, 1.0, 1.0, 1.0])"
+    # remainder h**1.4372: neither order 1 nor 2, printed to two decimals
+    between = taylor_order(lambda t: abs(t) ** 1.4372, 0.0, 2.0**-10)
+    assert repr(between) == "TaylorVerdict('unclear', orders=[1.44, 1.44, 1.44, 1.44])"
 
 
 def test_the_audit_reports_extra_ops_by_their_form():
@@ -207,6 +205,35 @@ def test_our_own_error_in_a_self_check_propagates_instead_of_reading_as_no_findi
         extra_op_outcomes(extra_factor.Value, examples=5)
 
 
+def _run_reproducer(finding):
+    """The reproducer run as pasted: the (expected, actual) numbers it prints."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(finding.reproducer, "<reproducer>", "exec"), {})
+    lines = printed.getvalue().splitlines()
+    assert [line.split(" d/dx")[0].split(" (")[0] for line in lines] == ["expected", "actual"], lines
+    return tuple(float(line.rsplit("=", 1)[1]) for line in lines)
+
+
+class _SwappedPartials(sound.Value):
+    def hyp(self, other):  # sqrt(x*x + y*y), its two partials swapped: right only where x = y
+        r = math.hypot(self.data, other.data)
+        return self._with_partials(r, (self, other), (other.data / r, self.data / r))
+
+
+def test_a_binary_unknown_op_with_swapped_partials_is_reproduced_with_both_leaves():
+    outcomes = extra_op_outcomes(_SwappedPartials, examples=5)
+    (finding,) = [f for o in outcomes if o.name == "self_consistency" for f in o.findings]
+    assert finding.kind == "wrong_gradient" and " of x0.hyp(x1) at x0 = " in finding.summary, finding.summary
+    i = int(finding.summary[len("d/dx")])
+    x, y = (float(t.split(" = ")[1]) for t in finding.summary.split(":")[0].split(" at ")[1].split(", "))
+    expected, actual = _run_reproducer(finding)
+    assert (expected, actual) == (float(finding.expected), float(finding.actual))
+    right, swapped = ((x, y), (y, x))[i]
+    r = math.hypot(x, y)
+    assert math.isclose(expected, right / r, rel_tol=1e-7) and actual == swapped / r
+
+
 def _broken_backward(out, name):
     def fail():
         raise RuntimeError(f"{name}: backward broken")
@@ -229,6 +256,7 @@ def test_an_extra_op_that_raises_in_its_backward_is_a_crash_known_or_not():
         crash = next(f for f in outcomes[check].findings if f.kind == "crash")
         assert crash.op == op and crash.actual == f"RuntimeError: {op.split('~')[0]}: backward broken"
         assert (crash.check, crash.expected) == (check, "no exception")
+        assert crash.reproducer.startswith(resolve_engine(Raises).import_line())  # the engine's own class
         assert f"= {form}" in crash.reproducer  # the graph that raised, as code
         assert f"backward() of {form} at x0 = " in crash.summary and "raises RuntimeError" in crash.summary
 
