@@ -347,3 +347,19 @@ def test_an_unknown_op_is_drawn_where_the_engine_evaluates_it_around_the_point_u
     assert spike.num([0.5], None) == 0.5**3 - 0.5
     with pytest.raises(ValueError, match=r"^v\.spike\(\) at \[1\.5\]: ValueError$"):
         spike.num([1.5], None)
+
+
+def test_a_self_check_summary_names_a_short_graph_by_its_expression_and_a_long_one_by_its_size():
+    from autograd.testing.graph import Graph, Node
+
+    def chain(k, last):  # ((x1 + x0) + x0) ... + x<last>: 7 characters a node, 120 at 17 with x10
+        leaves = tuple(float(i) for i in range(11))
+        nodes = (Node("add", (11 + i - 1 if i else 1, 0 if i < k - 1 else last)) for i in range(k))
+        return Graph(leaves, tuple(nodes))
+
+    at = ", ".join(f"x{i} = {float(i)!r}" for i in range(11))
+    for k, last, length in ((17, 0, 119), (17, 10, 120), (18, 0, 126)):
+        graph = chain(k, last)
+        assert len(graph.expression()) == length, graph.expression()
+        want = f"{graph.expression()} at {at}" if length < 120 else f"a graph of {k} nodes at {at}"
+        assert selfcheck_module._where(graph) == want, (k, last)
