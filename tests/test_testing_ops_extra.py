@@ -363,3 +363,30 @@ def test_a_self_check_summary_names_a_short_graph_by_its_expression_and_a_long_o
         assert len(graph.expression()) == length, graph.expression()
         want = f"{graph.expression()} at {at}" if length < 120 else f"a graph of {k} nodes at {at}"
         assert selfcheck_module._where(graph) == want, (k, last)
+
+
+def test_the_taylor_order_verdicts_and_the_remainders_they_rest_on():
+    x, e = 0.8, math.exp(0.8)
+    hs = [1e-3 / 2**k for k in range(5)]
+    # right: the remainder is e^x h^2 / 2 (to O(h^3)), order 2 at each halving
+    right = taylor_order(lambda t: math.exp(x + t), e, 1e-3)
+    assert right.verdict == "right" and [round(o, 2) for o in right.orders] == [2.0] * 4
+    expected = [e * h * h / 2 for h in hs]
+    assert all(math.isclose(r, w, rel_tol=1e-3) for r, w in zip(right.remainders, expected, strict=True))
+    # wrong by 2 %: the remainder is e^x h (0.02 - h / 2), order 1
+    wrong = taylor_order(lambda t: math.exp(x + t), 1.02 * e, 1e-3)
+    assert wrong.verdict == "wrong" and [round(o, 1) for o in wrong.orders] == [1.0] * 4
+    expected = [e * h * (0.02 - h / 2) for h in hs]
+    assert all(math.isclose(r, w, rel_tol=1e-3) for r, w in zip(wrong.remainders, expected, strict=True))
+    # rounding only (a linear forward of size 1e6: remainders up to 1e-10): right, no order computed
+    for scale in (3.0, 1e6):
+        linear = taylor_order(lambda t, s=scale: s * (x + t), scale, 1e-3)
+        assert (linear.verdict, linear.orders, len(linear.remainders)) == ("right", [], 5), scale
+    # neither order 1 nor 2 (remainder h**1.4372): unclear, its orders measured
+    between = taylor_order(lambda t: abs(t) ** 1.4372, 0.0, 2.0**-10)
+    assert between.verdict == "unclear" and [round(o, 3) for o in between.orders] == [1.437] * 4
+    assert len(between.remainders) == 5 and between.remainders[0] == (2.0**-10) ** 1.4372
+    # a forward that is exactly linear below some step: the remainders there are 0, no order, still right
+    flat = taylor_order(lambda t: t * t if t > 2.0**-12 else 0.0, 0.0, 2.0**-10)
+    assert flat.verdict == "right" and flat.orders[0] == 2.0 and all(math.isnan(o) for o in flat.orders[1:])
+    assert flat.remainders == [2.0**-20, 2.0**-22, 0.0, 0.0, 0.0]
