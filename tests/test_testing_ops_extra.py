@@ -290,9 +290,15 @@ def test_a_binary_method_is_an_op_unless_its_value_ignores_the_argument_at_enoug
                 raise ValueError("tag: a label of at least 0")
             return type(self)(self.data)
 
+        def mark(self, label):  # ignores its label, refuses those below -1: four pairs say so
+            if label.data < -1:
+                raise ValueError("mark: a label of at least -1")
+            return type(self)(self.data)
+
     eng = resolve_engine(Methods)
     assert {e.method: e.arity for e in extra_ops(eng)} == {"lower": 2, "tag": 2}
-    assert unjudged_methods(eng) == {}
+    why = "its value does not depend on its argument's: not an op of Values"
+    assert unjudged_methods(eng) == {"v.mark(w)": why}
 
 
 # ---------------------------------------------------------------------- what an extra op is, as a table row
@@ -309,6 +315,26 @@ def test_each_extra_ops_source_is_code_that_applies_its_method():
     assert (forms["__abs__"], forms["__pos__"], forms["sin"], forms["hypot"]) == (
         "abs(x)", "+x", "x.sin()", "x.hypot(y)",
     )  # fmt: skip
+
+
+class _Family(sound.Value):
+    def leaky(self):  # leaky relu of slope 0.2 (not the row's default 0.01)
+        slope = 1 if self.data > 0 else 0.2
+        return self._with_partials(self.data * slope, (self,), (slope,))
+
+    def power(self, other):  # v ** w: the table's vpow under another name
+        a, b = self.data, other.data
+        return self._with_partials(a**b, (self, other), (b * a ** (b - 1), a**b * math.log(a)))
+
+
+def test_an_identified_op_keeps_its_fitted_parameter_and_a_binary_one_the_tables_domain():
+    ops = {e.method: e for e in extra_ops(resolve_engine(_Family))}
+    assert (ops["leaky"].known, ops["leaky"].spec.consts) == ("leaky_relu", (0.2,))
+    assert ops["leaky"].spec.num([-2.0], ops["leaky"].spec.consts[0]) == -0.4
+    power = ops["power"].spec
+    assert ops["power"].known == "vpow" and power.form == "v.power(w)"
+    # as vpow's: a base from AWAY_FROM_ZERO = 0.1 on (a unary row would also keep 0.1 inside its region)
+    assert [power.domain([a, 1.5], None) for a in (0.05, 0.1, 2.0)] == [False, True, True]
 
 
 class _Partial(sound.Value):
@@ -333,8 +359,8 @@ def test_a_known_op_is_drawn_inside_its_region_by_a_margin_and_off_its_kinks():
     ]  # fmt: skip
     absolute = {e.method: e for e in extra_ops(resolve_engine(extra_fixture.Value))}["__abs__"].spec
     # a kink at 0: KINK_MARGIN = 0.01 either side is no operand
-    assert [absolute.domain([x], None) for x in (-0.5, -0.011, -0.009, 0.0, 0.009, 0.011)] == [
-        True, True, False, False, False, True,
+    assert [absolute.domain([x], None) for x in (-0.5, -0.011, -0.009, 0.0, 0.009, 0.01, 0.011)] == [
+        True, True, False, False, False, True, True,
     ]  # fmt: skip
 
 
