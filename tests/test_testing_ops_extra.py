@@ -342,9 +342,9 @@ class _Partial(sound.Value):
         r = math.sqrt(self.data)
         return self._with_partials(r, (self,), (0.5 / r if r else math.inf,))
 
-    def spike(self):  # unknown to the catalogue, refused above 1
-        if self.data > 1:
-            raise ValueError("spike: x at most 1")
+    def spike(self):  # unknown to the catalogue, refused outside [-1, 1]
+        if abs(self.data) > 1:
+            raise ValueError("spike: x in [-1, 1]")
         return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
 
 
@@ -366,10 +366,13 @@ def test_a_known_op_is_drawn_inside_its_region_by_a_margin_and_off_its_kinks():
 
 def test_an_unknown_op_is_drawn_where_the_engine_evaluates_it_around_the_point_up_to_3():
     spike = {e.method: e for e in extra_ops(resolve_engine(_Partial))}["spike"].spec
-    # evaluable at x - 0.1, x and x + 0.1, and |x| <= 3
-    assert [spike.domain([x], None) for x in (-3.05, -3.0, -2.9, 0.85, 0.9, 0.95)] == [
+    # evaluable at x - 0.1, x and x + 0.1
+    assert [spike.domain([x], None) for x in (-0.95, -0.9, 0.0, 0.85, 0.9, 0.95)] == [
         False, True, True, True, True, False,
     ]  # fmt: skip
+    # ... and |x| <= 3 (bump is evaluable everywhere)
+    bump = {e.method: e for e in extra_ops(resolve_engine(extra_fixture.Value))}["bump"].spec
+    assert [bump.domain([x], None) for x in (-3.05, -3.0, 3.0, 3.05)] == [False, True, True, False]
     assert spike.num([0.5], None) == 0.5**3 - 0.5
     with pytest.raises(ValueError, match=r"^v\.spike\(\) at \[1\.5\]: ValueError$"):
         spike.num([1.5], None)
