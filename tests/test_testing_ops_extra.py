@@ -24,6 +24,7 @@ from autograd.testing.selfcheck import extra_op_outcomes, taylor_order
 from tests.engines import (
     extra_clamped_ln,
     extra_detached,
+    extra_exact_abs,
     extra_factor,
     extra_labelled,
     extra_shared,
@@ -117,6 +118,16 @@ def test_a_planted_bug_in_an_extra_op_is_a_wrong_gradient_known_or_not(fixture):
     if unknown.summary.startswith("d/dx0 of x0.bump() at x0 = "):  # alone: the hand derivative
         x = float(unknown.summary.split(" at x0 = ")[1].split(":")[0])
         assert math.isclose(expected, (1 - 2 * x * x) * math.exp(-x * x), rel_tol=1e-7), (x, expected)
+
+
+def test_an_exact_engines_rational_extra_op_is_judged_exactly():
+    # abs'(x) = 1 + 2**-60: 1.0 as a float, so only graphs of Fractions, compared exactly, see it
+    outcomes = {o.name: o for o in extra_op_outcomes(extra_exact_abs.Value, examples=10)}
+    assert (outcomes["extra_ops"].status, outcomes["self_consistency"].status) == ("failed", "not_applicable")
+    (wrong,) = [f for f in outcomes["extra_ops"].findings if f.kind in DEFECT_KINDS]
+    assert (wrong.kind, wrong.op) == ("wrong_gradient", "__abs__~abs")
+    assert wrong.summary.endswith("(confirmed by exact rationals)") and "at x0 = Fraction(" in wrong.summary
+    assert any(f"Fraction({sign * (2**60 + 1)}, {2**60})" in wrong.actual for sign in (1, -1)), wrong.actual
 
 
 def test_a_renamed_table_op_is_checked_as_that_op_at_its_edges():
