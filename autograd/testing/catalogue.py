@@ -14,7 +14,6 @@ unchanged, so that a renamed table op (``ln``, ``sigmod``, ``reLU``) is checked 
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -25,7 +24,7 @@ from mpmath import iv
 
 from autograd.testing.ops import OPS, POSITIVE, OpSpec, Relu, sym_const
 
-__all__ = ["CATALOGUE", "EXACT_FUNCTIONS", "FIT", "INTERVAL_FUNCTIONS", "catalogue_names", "known", "rows"]
+__all__ = ["CATALOGUE", "EXACT_FUNCTIONS", "FIT", "INTERVAL_FUNCTIONS", "catalogue_names", "known"]
 
 
 def _placeholder(e: Any, v: Any, c: Any) -> Any:
@@ -67,52 +66,36 @@ def _sqrt2() -> sympy.Expr:
 #: Where a derivative is formed from O(1) quantities (cos x, 1 - t*t), rounding errs absolutely.
 _O1 = lambda x, c, out: 4  # noqa: E731
 
-
-@functools.cache
-def rows() -> tuple[OpSpec, ...]:
-    """The catalogue's rows, built on first use (the same tuple as ``CATALOGUE``).
-
-    Built by a cached function rather than at import so that code which must see the rows
-    as ``_row`` builds them now calls this: a mutation run (mutmut forks each mutant from a
-    process that imported this module) empties the cache, and the rows are rebuilt.
-    """
-    return (
-        *(OPS[n] for n in ("neg", "exp", "log", "tanh", "relu", "sigmoid")),
-        _row("pos", lambda s, c: s, lambda x, c: +x, rational=lambda c: True, partial_err=lambda x, c, o: 0),
-        _row("abs", lambda s, c: sympy.Abs(s), lambda x, c: abs(x), kinks=(0.0,), rational=lambda c: True,
-             partial_err=lambda x, c, o: 0),
-        _row("sqrt", lambda s, c: sympy.sqrt(s), lambda x, c: math.sqrt(x),
-             region=lambda c: (sympy.Interval(0, sympy.oo),), partial_err=lambda x, c, o: 3),
-        _row("sin", lambda s, c: sympy.sin(s), lambda x, c: math.sin(x), partial_err=_O1),
-        _row("cos", lambda s, c: sympy.cos(s), lambda x, c: math.cos(x), partial_err=_O1),
-        _row("tan", lambda s, c: sympy.tan(s), lambda x, c: math.tan(x), partial_err=_O1),
-        # sinh and cosh through exp: mpmath's interval arithmetic has exp, not sinh
-        _row("sinh", lambda s, c: (sympy.exp(s) - sympy.exp(-s)) / 2, lambda x, c: math.sinh(x),
-             partial_err=_O1),
-        _row("cosh", lambda s, c: (sympy.exp(s) + sympy.exp(-s)) / 2, lambda x, c: math.cosh(x),
-             partial_err=_O1),
-        _row("atan", lambda s, c: sympy.atan(s), lambda x, c: math.atan(x)),
-        _row("log1p", lambda s, c: sympy.log(1 + s), lambda x, c: math.log1p(x),
-             region=lambda c: (sympy.Interval.open(-1, sympy.oo),), partial_err=lambda x, c, o: 3),
-        _row("expm1", lambda s, c: sympy.exp(s) - 1, lambda x, c: math.expm1(x)),
-        _row("softplus", lambda s, c: sympy.log(1 + sympy.exp(s)), lambda x, c: _softplus(x),
-             partial_err=_O1),
-        _row("softsign", lambda s, c: s / (1 + sympy.Abs(s)), lambda x, c: x / (1 + abs(x)), partial_err=_O1),
-        _row("gelu", lambda s, c: s / 2 * (1 + sympy.erf(s / _sqrt2())), lambda x, c: _gelu(x),
-             partial_err=_O1),
-        _row("silu", lambda s, c: s / (1 + sympy.exp(-s)), lambda x, c: _silu(x), partial_err=_O1),
-        _row("erf", lambda s, c: sympy.erf(s), lambda x, c: math.erf(x), partial_err=_O1),
-        _row("gamma", lambda s, c: sympy.gamma(s), lambda x, c: math.gamma(x), region=lambda c: (POSITIVE,),
-             fwd_err=lambda x, c, o: 16 * abs(o), partial_err=lambda x, c, o: 32),
-        # families: the parameter is the row's constant, fitted from the engine's values (FIT)
-        _row("leaky_relu", lambda s, c: Relu(s) - sym_const(c) * Relu(-s), lambda x, c: x if x > 0 else c * x,
-             consts=(0.01,), parameter=True, kinks=(0.0,), partial_err=lambda x, c, o: 1),
-        _row("elu", lambda s, c: Relu(s) + sym_const(c) * (sympy.exp(-Relu(-s)) - 1), _elu,
-             consts=(1.0,), parameter=True, kinks=(0.0,), partial_err=_O1),
-    )  # fmt: skip
-
-
-CATALOGUE: tuple[OpSpec, ...] = rows()
+CATALOGUE: tuple[OpSpec, ...] = (
+    *(OPS[n] for n in ("neg", "exp", "log", "tanh", "relu", "sigmoid")),
+    _row("pos", lambda s, c: s, lambda x, c: +x, rational=lambda c: True, partial_err=lambda x, c, o: 0),
+    _row("abs", lambda s, c: sympy.Abs(s), lambda x, c: abs(x), kinks=(0.0,), rational=lambda c: True,
+         partial_err=lambda x, c, o: 0),
+    _row("sqrt", lambda s, c: sympy.sqrt(s), lambda x, c: math.sqrt(x),
+         region=lambda c: (sympy.Interval(0, sympy.oo),), partial_err=lambda x, c, o: 3),
+    _row("sin", lambda s, c: sympy.sin(s), lambda x, c: math.sin(x), partial_err=_O1),
+    _row("cos", lambda s, c: sympy.cos(s), lambda x, c: math.cos(x), partial_err=_O1),
+    _row("tan", lambda s, c: sympy.tan(s), lambda x, c: math.tan(x), partial_err=_O1),
+    # sinh and cosh through exp: mpmath's interval arithmetic has exp, not sinh
+    _row("sinh", lambda s, c: (sympy.exp(s) - sympy.exp(-s)) / 2, lambda x, c: math.sinh(x), partial_err=_O1),
+    _row("cosh", lambda s, c: (sympy.exp(s) + sympy.exp(-s)) / 2, lambda x, c: math.cosh(x), partial_err=_O1),
+    _row("atan", lambda s, c: sympy.atan(s), lambda x, c: math.atan(x)),
+    _row("log1p", lambda s, c: sympy.log(1 + s), lambda x, c: math.log1p(x),
+         region=lambda c: (sympy.Interval.open(-1, sympy.oo),), partial_err=lambda x, c, o: 3),
+    _row("expm1", lambda s, c: sympy.exp(s) - 1, lambda x, c: math.expm1(x)),
+    _row("softplus", lambda s, c: sympy.log(1 + sympy.exp(s)), lambda x, c: _softplus(x), partial_err=_O1),
+    _row("softsign", lambda s, c: s / (1 + sympy.Abs(s)), lambda x, c: x / (1 + abs(x)), partial_err=_O1),
+    _row("gelu", lambda s, c: s / 2 * (1 + sympy.erf(s / _sqrt2())), lambda x, c: _gelu(x), partial_err=_O1),
+    _row("silu", lambda s, c: s / (1 + sympy.exp(-s)), lambda x, c: _silu(x), partial_err=_O1),
+    _row("erf", lambda s, c: sympy.erf(s), lambda x, c: math.erf(x), partial_err=_O1),
+    _row("gamma", lambda s, c: sympy.gamma(s), lambda x, c: math.gamma(x), region=lambda c: (POSITIVE,),
+         fwd_err=lambda x, c, o: 16 * abs(o), partial_err=lambda x, c, o: 32),
+    # families: the parameter is the row's constant, fitted from the engine's values (FIT)
+    _row("leaky_relu", lambda s, c: Relu(s) - sym_const(c) * Relu(-s), lambda x, c: x if x > 0 else c * x,
+         consts=(0.01,), parameter=True, kinks=(0.0,), partial_err=lambda x, c, o: 1),
+    _row("elu", lambda s, c: Relu(s) + sym_const(c) * (sympy.exp(-Relu(-s)) - 1), _elu,
+         consts=(1.0,), parameter=True, kinks=(0.0,), partial_err=_O1),
+)  # fmt: skip
 
 
 def _slope(values: dict[float, float]) -> Any:
@@ -131,7 +114,7 @@ FIT: dict[str, Callable[[dict[float, float]], Any]] = {"leaky_relu": _slope, "el
 
 
 def known(name: str) -> OpSpec:
-    return next(spec for spec in rows() if spec.name == name)
+    return next(spec for spec in CATALOGUE if spec.name == name)
 
 
 # ---------------------------------------------------------------------- references
@@ -172,4 +155,4 @@ EXACT_FUNCTIONS: dict[str, Any] = {"Abs": abs, "fabs": abs, "sign": _sign}
 
 
 def catalogue_names() -> Sequence[str]:
-    return [spec.name for spec in rows()]
+    return [spec.name for spec in CATALOGUE]

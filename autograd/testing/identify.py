@@ -32,8 +32,8 @@ from typing import Any
 
 import sympy  # type: ignore[import-untyped]
 
-from autograd.testing import catalogue
 from autograd.testing.boundary import EngineRaised, engine_call
+from autograd.testing.catalogue import CATALOGUE, FIT
 from autograd.testing.engines import Engine
 from autograd.testing.ops import AWAY_FROM_ZERO, KINK_MARGIN, OPS, OpSpec, registered
 
@@ -191,10 +191,10 @@ def _agrees(spec: OpSpec, values: dict[Any, float], c: Any) -> bool:
 
 def identify(values: dict[Any, float], arity: int) -> tuple[OpSpec, Any] | None:
     """The first row (and parameter) whose values agree with ``values``, or None."""
-    rows = catalogue.rows() if arity == 1 else tuple(OPS[n] for n in BINARY_KNOWN)
+    rows = CATALOGUE if arity == 1 else tuple(OPS[n] for n in BINARY_KNOWN)
     for spec in rows:
         if spec.consts:
-            fit = catalogue.FIT.get(spec.name)
+            fit = FIT.get(spec.name)
             c = fit({k: v for k, v in values.items()}) if fit is not None and values else None
             if c is None:
                 continue
