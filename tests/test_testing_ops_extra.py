@@ -430,3 +430,17 @@ def test_the_taylor_order_verdicts_and_the_remainders_they_rest_on():
     flat = taylor_order(lambda t: t * t if t > 2.0**-12 else 0.0, 0.0, 2.0**-10)
     assert flat.verdict == "right" and flat.orders[0] == 2.0 and all(math.isnan(o) for o in flat.orders[1:])
     assert flat.remainders == [2.0**-20, 2.0**-22, 0.0, 0.0, 0.0]
+
+
+class _Kinked(sound.Value):
+    def vee(self):  # |x - 0.3|, unknown to the catalogue; at its kink (0.3, an identification point) it
+        # reports 5: no derivative exists there, so no value is wrong
+        d = self.data - 0.3
+        return self._with_partials(abs(d), (self,), (1 if d > 0 else -1 if d < 0 else 5,))
+
+
+def test_no_gradient_is_judged_at_a_kink_of_an_unknown_op():
+    (outcome,) = [o for o in extra_op_outcomes(_Kinked, examples=10) if o.name == "self_consistency"]
+    assert outcome.status == "passed" and outcome.findings == []
+    # the graph alone at 0.3 is the one not judged (its one derivative sits on the kink); the rest are
+    assert outcome.inconclusive == 1 and outcome.judged >= 10, outcome
