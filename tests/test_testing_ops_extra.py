@@ -440,7 +440,17 @@ class _Kinked(sound.Value):
 
 
 def test_no_gradient_is_judged_at_a_kink_of_an_unknown_op():
-    (outcome,) = [o for o in extra_op_outcomes(_Kinked, examples=10) if o.name == "self_consistency"]
+    known, outcome = extra_op_outcomes(_Kinked, examples=10)
     assert outcome.status == "passed" and outcome.findings == []
     # the graph alone at 0.3 is the one not judged (its one derivative sits on the kink); the rest are
     assert outcome.inconclusive == 1 and outcome.judged >= 10, outcome
+    assert (outcome.name, outcome.unit) == ("self_consistency", "graphs")
+    assert outcome.reason == "1 extra ops nothing identifies: backward vs their own forward"
+    # nothing identified: extra_ops judged nothing, and says so; the op found is listed as a fact
+    assert (known.name, known.status, known.judged, known.inconclusive, known.unit) == (
+        "extra_ops", "not_applicable", 0, 0, "graphs",
+    )  # fmt: skip
+    assert known.reason == "0 extra ops identified by their values, checked as the catalogue's"
+    (fact,) = known.findings
+    listed = "ops beyond the table: v.vee() (not identified: checked by self-consistency)"
+    assert (fact.kind, fact.check, fact.summary) == ("convention", "extra_ops", listed)
