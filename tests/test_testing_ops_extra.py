@@ -454,3 +454,16 @@ def test_no_gradient_is_judged_at_a_kink_of_an_unknown_op():
     (fact,) = known.findings
     listed = "ops beyond the table: v.vee() (not identified: checked by self-consistency)"
     assert (fact.kind, fact.check, fact.summary) == ("convention", "extra_ops", listed)
+
+
+def test_identification_is_by_agreement_wherever_both_are_defined_to_1e_9():
+    xs = (-1.3, -0.6, 0.3, 0.7, 1.1, 1.9)
+    assert identify({x: math.sin(x) for x in xs[:4]}, 1)[0].name == "sin"  # MIN_AGREE = 4 points suffice
+    assert identify({x: math.sin(x) * (1 + 1e-12) for x in xs}, 1)[0].name == "sin"  # another form.s rounding
+    assert identify({x: math.sin(x) * (1 + 1e-8) for x in xs}, 1) is None
+    # log|1 + x|: log1p where log1p is defined (the points left of -1 are no evidence either way)
+    points = (-2.5, -1.3, -0.6, -0.2, 0.3, 0.7, 1.1)
+    assert identify({x: math.log(abs(1 + x)) for x in points}, 1)[0].name == "log1p"
+    # a slope of 1e-11 is no relu: where relu is 0, agreement is to 1e-9 of 1e-12, not of 1
+    spec, slope = identify({x: x if x > 0 else 1e-11 * x for x in xs}, 1)
+    assert (spec.name, slope) == ("leaky_relu", 1e-11)
