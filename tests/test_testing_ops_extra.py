@@ -459,7 +459,7 @@ def test_no_gradient_is_judged_at_a_kink_of_an_unknown_op():
 def test_identification_is_by_agreement_wherever_both_are_defined_to_1e_9():
     xs = (-1.3, -0.6, 0.3, 0.7, 1.1, 1.9)
     assert identify({x: math.sin(x) for x in xs[:4]}, 1)[0].name == "sin"  # MIN_AGREE = 4 points suffice
-    assert identify({x: math.sin(x) * (1 + 1e-12) for x in xs}, 1)[0].name == "sin"  # another form.s rounding
+    assert identify({x: math.sin(x) * (1 + 1e-12) for x in xs}, 1)[0].name == "sin"  # rounding agrees
     assert identify({x: math.sin(x) * (1 + 1e-8) for x in xs}, 1) is None
     # log|1 + x|: log1p where log1p is defined (the points left of -1 are no evidence either way)
     points = (-2.5, -1.3, -0.6, -0.2, 0.3, 0.7, 1.1)
