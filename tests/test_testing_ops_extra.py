@@ -36,6 +36,17 @@ from tests.engines import extra_ops as extra_fixture
 FORMS = ("v + c", "c + v", "v - c", "c - v", "v * c", "c * v", "v / c", "c / v", "v ** c", "c ** v")
 
 
+@pytest.fixture(autouse=True)
+def _discovery_afresh():
+    """Each test discovers its engines' extra ops itself (identify caches them per engine).
+
+    A mutation run (mutmut) runs a mutant only against the tests that called its function in a
+    clean run; with the cache shared between tests, only the first test to discover an engine ran
+    the discovery code, and the others' assertions about what it found never met its mutants.
+    """
+    identify_module._discover.cache_clear()
+
+
 def defects(outcomes):
     return {(f.kind, f.op) for o in outcomes for f in o.findings if f.kind in {*DEFECT_KINDS, "inconclusive"}}
 
@@ -353,6 +364,11 @@ class _Partial(sound.Value):
         r = math.sqrt(self.data)
         return self._with_partials(r, (self,), (0.5 / r if r else math.inf,))
 
+    def hollow(self):  # a Value whose number cannot be read
+        out = type(self)(self.data)
+        out.data = "not a number"
+        return out
+
     def spike(self):  # unknown to the catalogue, refused outside [-1, 1]
         if abs(self.data) > 1:
             raise ValueError("spike: x in [-1, 1]")
@@ -362,7 +378,7 @@ class _Partial(sound.Value):
 def test_a_known_op_is_drawn_inside_its_region_by_a_margin_and_off_its_kinks():
     eng = resolve_engine(_Partial)
     ops = {e.method: e for e in extra_ops(eng)}
-    assert ops["root"].known == "sqrt" and ops["spike"].known is None
+    assert ops["root"].known == "sqrt" and ops["spike"].known is None and ops["hollow"].known is None
     root = ops["root"].spec
     # [0, oo): a point within AWAY_FROM_ZERO = 0.1 of 0 is no operand (x - 0.1 must be inside too)
     assert [root.domain([x], None) for x in (-0.5, 0.05, 0.099, 0.1, 0.15, 2.0)] == [
@@ -387,6 +403,10 @@ def test_an_unknown_op_is_drawn_where_the_engine_evaluates_it_around_the_point_u
     assert spike.num([0.5], None) == 0.5**3 - 0.5
     with pytest.raises(ValueError, match=r"^v\.spike\(\) at \[1\.5\]: ValueError$"):
         spike.num([1.5], None)
+    hollow = {e.method: e for e in extra_ops(resolve_engine(_Partial))}["hollow"].spec
+    with pytest.raises(ValueError, match=r"^v\.hollow\(\) at \[0\.5\]: no finite number$"):
+        hollow.num([0.5], None)
+    assert not hollow.domain([0.5], None)
 
 
 def test_a_self_check_summary_names_a_short_graph_by_its_expression_and_a_long_one_by_its_size():
