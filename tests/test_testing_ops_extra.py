@@ -489,3 +489,23 @@ def test_identification_is_by_agreement_wherever_both_are_defined_to_1e_9():
     # a slope of 1e-11 is no relu: where relu is 0, agreement is to 1e-9 of 1e-12, not of 1
     spec, slope = identify({x: x if x > 0 else 1e-11 * x for x in xs}, 1)
     assert (spec.name, slope) == ("leaky_relu", 1e-11)
+
+
+class _SwappedTimes(sound.Value):
+    def times(self, other):  # x * y, identified as mul by its values; its two partials swapped
+        return self._with_partials(self.data * other.data, (self, other), (self.data, other.data))
+
+
+def test_a_known_binary_op_with_swapped_partials_is_reported_with_both_gradients():
+    known, _ = extra_op_outcomes(_SwappedTimes, examples=5)
+    (wrong,) = [f for f in known.findings if f.kind in DEFECT_KINDS]
+    assert (wrong.kind, wrong.op) == ("wrong_gradient", "times~mul")
+    where, _, rest = wrong.summary.partition(": ")
+    assert where.startswith("x0.times(x1) at x0 = ") and rest.endswith("(confirmed by central differences)")
+    x, y = (float(t.split(" = ")[1]) for t in where.split(" at ")[1].split(", "))
+    assert eval(wrong.expected) == [y, x] and eval(wrong.actual) == [x, y]  # d(xy)/dx = y: by hand
+    assert f"engine {wrong.actual}, sympy {wrong.expected}" in rest
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(wrong.reproducer, "<reproducer>", "exec"), {})
+    assert printed.getvalue().splitlines() == [f"expected: {[y, x]}", f"actual:   {[x, y]}"]
