@@ -509,3 +509,22 @@ def test_a_known_binary_op_with_swapped_partials_is_reported_with_both_gradients
     with contextlib.redirect_stdout(printed):
         exec(compile(wrong.reproducer, "<reproducer>", "exec"), {})
     assert printed.getvalue().splitlines() == [f"expected: {[y, x]}", f"actual:   {[x, y]}"]
+
+
+class _SinOffBy1e11(sound.Value):
+    def sin(self):  # sin'(x) = cos(x) * (1 + 1e-11): below what central differences can confirm
+        return self._with_partials(math.sin(self.data), (self,), (math.cos(self.data) * (1 + 1e-11),))
+
+
+def test_a_disagreement_central_differences_cannot_confirm_is_inconclusive_not_a_defect():
+    known, _ = extra_op_outcomes(_SinOffBy1e11, examples=5)
+    assert (known.status, known.judged) == ("not_applicable", 0) and known.inconclusive > 0, known
+    assert not [f for f in known.findings if f.kind in DEFECT_KINDS]
+    doubts = [f for f in known.findings if f.kind == "inconclusive"]
+    assert doubts and all((f.check, f.op) == ("extra_ops", "sin~sin") for f in doubts)
+    at_03 = next(f.summary for f in doubts if f.summary.startswith("x0.sin() at x0 = 0.3: "))
+    sympy_side, engine_side = repr(math.cos(0.3)), repr(math.cos(0.3) * (1 + 1e-11))
+    assert at_03 == (
+        f"x0.sin() at x0 = 0.3: sympy [{sympy_side}], engine [{engine_side}], "
+        "but central differences agree with the engine; not a defect"
+    )
