@@ -532,8 +532,8 @@ def test_a_disagreement_central_differences_cannot_confirm_is_inconclusive_not_a
 
 
 class _NearKink(sound.Value):
-    def vee(self):  # |x - 0.3005|, right everywhere: its kink lies within the first step of 0.3
-        d = self.data - 0.3005
+    def vee(self):  # |x - 0.30001|, right everywhere: its kink lies within every step ahead of 0.3
+        d = self.data - 0.30001
         return self._with_partials(abs(d), (self,), (1 if d > 0 else -1,))
 
 
