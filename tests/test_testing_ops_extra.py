@@ -542,3 +542,15 @@ def test_a_kink_on_one_side_of_the_point_is_no_evidence_of_a_wrong_gradient():
     # only a remainder of order 1 both ways is evidence, so there is no finding, not even a doubt
     _, outcome = extra_op_outcomes(_NearKink, examples=10)
     assert (outcome.status, outcome.findings, outcome.inconclusive) == ("passed", [], 0)
+
+
+class _FlippedBump(sound.Value):
+    def bump(self):  # x * exp(-x * x), its derivative with the wrong sign
+        x, e = self.data, math.exp(-self.data * self.data)
+        return self._with_partials(x * e, (self,), (-e * (1 - 2 * x * x),))
+
+
+def test_a_derivative_of_the_wrong_sign_is_a_wrong_gradient_of_an_unknown_op():
+    # behind the point the remainder is |f(x - h) - f(x) + h g| = 2 h |f'|: order 1 both ways
+    _, outcome = extra_op_outcomes(_FlippedBump, examples=5)
+    assert {(f.kind, f.op) for f in outcome.findings} == {("wrong_gradient", "bump~?")}
