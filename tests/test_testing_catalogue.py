@@ -7,6 +7,7 @@ The interval versions of the functions mpmath.iv lacks must enclose mpmath's own
 """
 
 import math
+from fractions import Fraction
 
 import mpmath
 import pytest
@@ -14,7 +15,14 @@ import sympy
 from mpmath import iv
 
 from autograd.testing import catalogue
-from autograd.testing.catalogue import CATALOGUE, FIT, INTERVAL_FUNCTIONS, catalogue_names, known
+from autograd.testing.catalogue import (
+    CATALOGUE,
+    EXACT_FUNCTIONS,
+    FIT,
+    INTERVAL_FUNCTIONS,
+    catalogue_names,
+    known,
+)
 
 POINTS = (-30.0, -2.5, -0.75, -1e-3, 0.0, 2e-3, 0.3, 1.7, 3.0, 25.0)
 X = sympy.Symbol("x", real=True)
@@ -24,8 +32,9 @@ def inside(spec, x, c):
     return all(sympy.sympify(x) in region for region in spec.region(c))
 
 
-@pytest.mark.parametrize("spec", CATALOGUE, ids=lambda s: s.name)
-def test_each_rows_float_function_is_its_sympy_expression(spec):
+@pytest.mark.parametrize("name", catalogue_names())
+def test_each_rows_float_function_is_its_sympy_expression(name):
+    spec = known(name)  # the row as built now (a mutation run rebuilds the rows per mutant)
     judged = 0
     for c in spec.consts or (None,):
         expr = spec.sym([X], c)
@@ -48,7 +57,11 @@ def test_a_row_is_named_applied_and_printed_as_its_name_says():
     assert (row.name, row.arity, row.form, row.label) == ("twice", 1, "twice(v)", "twice(v)")
     assert row.source(["n3"], None) == "twice(n3)"
     assert row.num([1.25], None) == 2.5 and row.sym([X], None) == 2 * X
-    with pytest.raises(TypeError, match=r"applied through identify\.extra_spec"):
+    family = catalogue._row("scaled", lambda s, c: c * s, lambda x, c: c * x, consts=(3,), kinks=(0.5,))
+    assert (family.consts, family.kinks) == ((3,), (0.5,))  # the other columns are the row's
+    assert family.sym([X], 3) == 3 * X and family.num([2.0], 3) == 6.0  # its parameter reaches both
+    placeholder = r"^a catalogue row is applied through identify\.extra_spec, with the engine's method$"
+    with pytest.raises(TypeError, match=placeholder):
         row.apply(None, [1.0], None)
 
 
@@ -102,3 +115,33 @@ def test_the_names_are_the_rows():
     assert names == [spec.name for spec in CATALOGUE] and len(set(names)) == len(names)
     assert {"ln", "reLU"}.isdisjoint(names)  # aliases are found by behaviour, not listed
     assert known("gelu").name == "gelu" and known("exp") is CATALOGUE[1]
+
+
+def test_an_interval_over_a_minimum_reaches_down_to_the_middle_value():
+    # gamma has its minimum at 1.4616...; on [1.4, 1.5] both ends lie above gamma(1.45), and the
+    # middle point is what brings the interval's lower end down to it (hand values: mpmath at 300 bits)
+    g = catalogue._iv_point(mpmath.gamma)
+    saved = iv.prec
+    try:
+        iv.prec = 128
+        y = g(iv.mpf([1.4, 1.5]))
+        with mpmath.workprec(300):
+            lo, hi = mpmath.mpf(y.a), mpmath.mpf(y.b)
+            middle, left = mpmath.gamma(mpmath.mpf(1.45)), mpmath.gamma(mpmath.mpf(1.4))
+            assert lo <= middle and middle - lo < mpmath.mpf(2) ** -100  # no lower than the middle needs
+            assert hi >= left and hi - left < mpmath.mpf(2) ** -100  # the left end is the highest
+    finally:
+        iv.prec = saved
+
+
+def test_the_exact_sign_is_minus_one_zero_or_one():
+    sign = EXACT_FUNCTIONS["sign"]
+    assert [sign(Fraction(x)) for x in ("-5/2", "-1/3", "0", "1/3", "5/2")] == [-1, -1, 0, 1, 1]
+    assert EXACT_FUNCTIONS["Abs"](Fraction(-2, 3)) == Fraction(2, 3)
+
+
+def test_a_family_parameter_is_not_read_from_a_value_at_zero():
+    # the point furthest left is 0: no slope to read there (and no division by it)
+    assert FIT["leaky_relu"]({0.0: 0.0, 1.5: 1.5}) is None
+    assert FIT["elu"]({0.0: 0.0, 1.5: 1.5}) is None
+    assert FIT["leaky_relu"]({-0.5: -0.05, -3.0: -0.3}) == 0.1  # the leftmost point, listed last

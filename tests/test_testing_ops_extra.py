@@ -6,6 +6,8 @@ losing a share when used twice, each once in an op the catalogue knows (``sin``)
 one it does not (``bump``: x * exp(-x * x)).
 """
 
+import contextlib
+import io
 import math
 
 import pytest
@@ -22,6 +24,7 @@ from autograd.testing.selfcheck import extra_op_outcomes, taylor_order
 from tests.engines import (
     extra_clamped_ln,
     extra_detached,
+    extra_exact_abs,
     extra_factor,
     extra_labelled,
     extra_shared,
@@ -31,6 +34,17 @@ from tests.engines import (
 from tests.engines import extra_ops as extra_fixture
 
 FORMS = ("v + c", "c + v", "v - c", "c - v", "v * c", "c * v", "v / c", "c / v", "v ** c", "c ** v")
+
+
+@pytest.fixture(autouse=True)
+def _discovery_afresh():
+    """Each test discovers its engines' extra ops itself (identify caches them per engine).
+
+    A mutation run (mutmut) runs a mutant only against the tests that called its function in a
+    clean run; with the cache shared between tests, only the first test to discover an engine ran
+    the discovery code, and the others' assertions about what it found never met its mutants.
+    """
+    identify_module._discover.cache_clear()
 
 
 def defects(outcomes):
@@ -109,6 +123,22 @@ def test_a_planted_bug_in_an_extra_op_is_a_wrong_gradient_known_or_not(fixture):
     assert "shrinks like h, not h^2" in unknown.summary and "bump()" in unknown.summary
     assert f"from {fixture.__name__} import Value" in unknown.reproducer
     assert display("bump~?") == "v.bump()" and display("sin~sin") == "v.sin()"
+    # the reproducer runs as pasted and prints the two numbers the finding states
+    expected, actual = _run_reproducer(unknown)
+    assert (expected, actual) == (float(unknown.expected), float(unknown.actual)) and expected != actual
+    if unknown.summary.startswith("d/dx0 of x0.bump() at x0 = "):  # alone: the hand derivative
+        x = float(unknown.summary.split(" at x0 = ")[1].split(":")[0])
+        assert math.isclose(expected, (1 - 2 * x * x) * math.exp(-x * x), rel_tol=1e-7), (x, expected)
+
+
+def test_an_exact_engines_rational_extra_op_is_judged_exactly():
+    # abs'(x) = 1 + 2**-60: 1.0 as a float, so only graphs of Fractions, compared exactly, see it
+    outcomes = {o.name: o for o in extra_op_outcomes(extra_exact_abs.Value, examples=10)}
+    assert (outcomes["extra_ops"].status, outcomes["self_consistency"].status) == ("failed", "not_applicable")
+    (wrong,) = [f for f in outcomes["extra_ops"].findings if f.kind in DEFECT_KINDS]
+    assert (wrong.kind, wrong.op) == ("wrong_gradient", "__abs__~abs")
+    assert wrong.summary.endswith("(confirmed by exact rationals)") and "at x0 = Fraction(" in wrong.summary
+    assert any(f"Fraction({sign * (2**60 + 1)}, {2**60})" in wrong.actual for sign in (1, -1)), wrong.actual
 
 
 def test_a_renamed_table_op_is_checked_as_that_op_at_its_edges():
@@ -132,6 +162,12 @@ def test_the_taylor_order_test_needs_no_tolerance():
     assert linear.verdict == "right"
     kink = taylor_order(lambda t: abs(x - 0.8 + t), 1.0, 1e-3)  # at a kink, one side is right
     assert taylor_order(lambda t: abs(t), 1.0, 1e-3).verdict == "right" and kink.verdict == "right"
+    # f(t) = t with g = 0: every remainder is h itself (powers of 2, exact), so every order is 1.0
+    linear_only = taylor_order(lambda t: t, 0.0, 2.0**-10)
+    assert repr(linear_only) == "TaylorVerdict('wrong', orders=[1.0, 1.0, 1.0, 1.0])"
+    # remainder h**1.4372: neither order 1 nor 2, printed to two decimals
+    between = taylor_order(lambda t: abs(t) ** 1.4372, 0.0, 2.0**-10)
+    assert repr(between) == "TaylorVerdict('unclear', orders=[1.44, 1.44, 1.44, 1.44])"
 
 
 def test_the_audit_reports_extra_ops_by_their_form():
@@ -191,6 +227,35 @@ def test_our_own_error_in_a_self_check_propagates_instead_of_reading_as_no_findi
         extra_op_outcomes(extra_factor.Value, examples=5)
 
 
+def _run_reproducer(finding):
+    """The reproducer run as pasted: the (expected, actual) numbers it prints."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(finding.reproducer, "<reproducer>", "exec"), {})
+    lines = printed.getvalue().splitlines()
+    assert [line.split(" d/dx")[0].split(" (")[0] for line in lines] == ["expected", "actual"], lines
+    return tuple(float(line.rsplit("=", 1)[1]) for line in lines)
+
+
+class _SwappedPartials(sound.Value):
+    def hyp(self, other):  # sqrt(x*x + y*y), its two partials swapped: right only where x = y
+        r = math.hypot(self.data, other.data)
+        return self._with_partials(r, (self, other), (other.data / r, self.data / r))
+
+
+def test_a_binary_unknown_op_with_swapped_partials_is_reproduced_with_both_leaves():
+    outcomes = extra_op_outcomes(_SwappedPartials, examples=5)
+    (finding,) = [f for o in outcomes if o.name == "self_consistency" for f in o.findings]
+    assert finding.kind == "wrong_gradient" and " of x0.hyp(x1) at x0 = " in finding.summary, finding.summary
+    i = int(finding.summary[len("d/dx")])
+    x, y = (float(t.split(" = ")[1]) for t in finding.summary.split(":")[0].split(" at ")[1].split(", "))
+    expected, actual = _run_reproducer(finding)
+    assert (expected, actual) == (float(finding.expected), float(finding.actual))
+    right, swapped = ((x, y), (y, x))[i]
+    r = math.hypot(x, y)
+    assert math.isclose(expected, right / r, rel_tol=1e-7) and actual == swapped / r
+
+
 def _broken_backward(out, name):
     def fail():
         raise RuntimeError(f"{name}: backward broken")
@@ -208,10 +273,15 @@ def test_an_extra_op_that_raises_in_its_backward_is_a_crash_known_or_not():
             return _broken_backward(super().sin(), "sin")
 
     outcomes = {o.name: o for o in extra_op_outcomes(Raises, examples=5)}
+    # a graph that crashes is judged (the crash is the verdict), never counted as inconclusive
+    assert outcomes["extra_ops"].inconclusive == outcomes["self_consistency"].inconclusive == 0
     cases = (("self_consistency", "bump~?", "x0.bump()"), ("extra_ops", "sin~sin", "x0.sin()"))
     for check, op, form in cases:
         crash = next(f for f in outcomes[check].findings if f.kind == "crash")
         assert crash.op == op and crash.actual == f"RuntimeError: {op.split('~')[0]}: backward broken"
+        assert (crash.check, crash.expected) == (check, "no exception")
+        assert crash.reproducer.startswith(resolve_engine(Raises).import_line())  # the engine's own class
+        assert f"= {form}" in crash.reproducer  # the graph that raised, as code
         assert f"backward() of {form} at x0 = " in crash.summary and "raises RuntimeError" in crash.summary
 
 
@@ -244,6 +314,243 @@ def test_a_binary_method_is_an_op_unless_its_value_ignores_the_argument_at_enoug
                 raise ValueError("tag: a label of at least 0")
             return type(self)(self.data)
 
+        def mark(self, label):  # ignores its label, refuses those below -1: four pairs say so
+            if label.data < -1:
+                raise ValueError("mark: a label of at least -1")
+            return type(self)(self.data)
+
     eng = resolve_engine(Methods)
     assert {e.method: e.arity for e in extra_ops(eng)} == {"lower": 2, "tag": 2}
-    assert unjudged_methods(eng) == {}
+    why = "its value does not depend on its argument's: not an op of Values"
+    assert unjudged_methods(eng) == {"v.mark(w)": why}
+
+
+# ---------------------------------------------------------------------- what an extra op is, as a table row
+def test_each_extra_ops_source_is_code_that_applies_its_method():
+    # the reproducers are built from spec.source: run, it must give what spec.apply gives
+    eng = resolve_engine(extra_fixture.Value)
+    for extra in extra_ops(eng):
+        names, c = ["a", "b"][: extra.arity], (extra.spec.consts or (None,))[0]
+        for point in ((0.7, 1.3), (2.4, -0.6)):
+            args = [eng.make(x) for x in point[: extra.arity]]
+            by_source = eval(extra.spec.source(names, c), dict(zip(names, args, strict=True)))
+            assert eng.data(by_source) == eng.data(extra.spec.apply(eng, args, c)), extra.method
+    forms = {e.method: e.spec.source(["x", "y"], None) for e in extra_ops(eng)}
+    assert (forms["__abs__"], forms["__pos__"], forms["sin"], forms["hypot"]) == (
+        "abs(x)", "+x", "x.sin()", "x.hypot(y)",
+    )  # fmt: skip
+
+
+class _Family(sound.Value):
+    def leaky(self):  # leaky relu of slope 0.2 (not the row's default 0.01)
+        slope = 1 if self.data > 0 else 0.2
+        return self._with_partials(self.data * slope, (self,), (slope,))
+
+    def power(self, other):  # v ** w: the table's vpow under another name
+        a, b = self.data, other.data
+        return self._with_partials(a**b, (self, other), (b * a ** (b - 1), a**b * math.log(a)))
+
+
+def test_an_identified_op_keeps_its_fitted_parameter_and_a_binary_one_the_tables_domain():
+    ops = {e.method: e for e in extra_ops(resolve_engine(_Family))}
+    assert (ops["leaky"].known, ops["leaky"].spec.consts) == ("leaky_relu", (0.2,))
+    assert ops["leaky"].spec.num([-2.0], ops["leaky"].spec.consts[0]) == -0.4
+    power = ops["power"].spec
+    assert ops["power"].known == "vpow" and power.form == "v.power(w)"
+    # as vpow's: a base from AWAY_FROM_ZERO = 0.1 on (a unary row would also keep 0.1 inside its region)
+    assert [power.domain([a, 1.5], None) for a in (0.05, 0.1, 2.0)] == [False, True, True]
+
+
+class _Partial(sound.Value):
+    def root(self):  # sqrt, refused below 0: known to the catalogue, defined on [0, oo)
+        r = math.sqrt(self.data)
+        return self._with_partials(r, (self,), (0.5 / r if r else math.inf,))
+
+    def hollow(self):  # a Value whose number cannot be read
+        out = type(self)(self.data)
+        out.data = "not a number"
+        return out
+
+    def spike(self):  # unknown to the catalogue, refused outside [-1, 1]
+        if abs(self.data) > 1:
+            raise ValueError("spike: x in [-1, 1]")
+        return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+
+
+def test_a_known_op_is_drawn_inside_its_region_by_a_margin_and_off_its_kinks():
+    eng = resolve_engine(_Partial)
+    ops = {e.method: e for e in extra_ops(eng)}
+    assert ops["root"].known == "sqrt" and ops["spike"].known is None and ops["hollow"].known is None
+    root = ops["root"].spec
+    # [0, oo): a point within AWAY_FROM_ZERO = 0.1 of 0 is no operand (x - 0.1 must be inside too)
+    assert [root.domain([x], None) for x in (-0.5, 0.05, 0.099, 0.1, 0.15, 2.0)] == [
+        False, False, False, True, True, True,
+    ]  # fmt: skip
+    absolute = {e.method: e for e in extra_ops(resolve_engine(extra_fixture.Value))}["__abs__"].spec
+    # a kink at 0: KINK_MARGIN = 0.01 either side is no operand
+    assert [absolute.domain([x], None) for x in (-0.5, -0.011, -0.009, 0.0, 0.009, 0.01, 0.011)] == [
+        True, True, False, False, False, True, True,
+    ]  # fmt: skip
+
+
+def test_an_unknown_op_is_drawn_where_the_engine_evaluates_it_around_the_point_up_to_3():
+    spike = {e.method: e for e in extra_ops(resolve_engine(_Partial))}["spike"].spec
+    # evaluable at x - 0.1, x and x + 0.1
+    assert [spike.domain([x], None) for x in (-0.95, -0.9, 0.0, 0.85, 0.9, 0.95)] == [
+        False, True, True, True, True, False,
+    ]  # fmt: skip
+    # ... and |x| <= 3 (bump is evaluable everywhere)
+    bump = {e.method: e for e in extra_ops(resolve_engine(extra_fixture.Value))}["bump"].spec
+    assert [bump.domain([x], None) for x in (-3.05, -3.0, 3.0, 3.05)] == [False, True, True, False]
+    assert spike.num([0.5], None) == 0.5**3 - 0.5
+    with pytest.raises(ValueError, match=r"^v\.spike\(\) at \[1\.5\]: ValueError$"):
+        spike.num([1.5], None)
+    hollow = {e.method: e for e in extra_ops(resolve_engine(_Partial))}["hollow"].spec
+    with pytest.raises(ValueError, match=r"^v\.hollow\(\) at \[0\.5\]: no finite number$"):
+        hollow.num([0.5], None)
+    assert not hollow.domain([0.5], None)
+
+
+def test_a_self_check_summary_names_a_short_graph_by_its_expression_and_a_long_one_by_its_size():
+    from autograd.testing.graph import Graph, Node
+
+    def chain(k, last):  # ((x1 + x0) + x0) ... + x<last>: 7 characters a node, 120 at 17 with x10
+        leaves = tuple(float(i) for i in range(11))
+        nodes = (Node("add", (11 + i - 1 if i else 1, 0 if i < k - 1 else last)) for i in range(k))
+        return Graph(leaves, tuple(nodes))
+
+    at = ", ".join(f"x{i} = {float(i)!r}" for i in range(11))
+    for k, last, length in ((17, 0, 119), (17, 10, 120), (18, 0, 126)):
+        graph = chain(k, last)
+        assert len(graph.expression()) == length, graph.expression()
+        want = f"{graph.expression()} at {at}" if length < 120 else f"a graph of {k} nodes at {at}"
+        assert selfcheck_module._where(graph) == want, (k, last)
+
+
+def test_the_taylor_order_verdicts_and_the_remainders_they_rest_on():
+    x, e = 0.8, math.exp(0.8)
+    hs = [1e-3 / 2**k for k in range(5)]
+    # right: the remainder is e^x h^2 / 2 (to O(h^3)), order 2 at each halving
+    right = taylor_order(lambda t: math.exp(x + t), e, 1e-3)
+    assert right.verdict == "right" and [round(o, 2) for o in right.orders] == [2.0] * 4
+    expected = [e * h * h / 2 for h in hs]
+    assert all(math.isclose(r, w, rel_tol=1e-3) for r, w in zip(right.remainders, expected, strict=True))
+    # wrong by 2 %: the remainder is e^x h (0.02 - h / 2), order 1
+    wrong = taylor_order(lambda t: math.exp(x + t), 1.02 * e, 1e-3)
+    assert wrong.verdict == "wrong" and [round(o, 1) for o in wrong.orders] == [1.0] * 4
+    expected = [e * h * (0.02 - h / 2) for h in hs]
+    assert all(math.isclose(r, w, rel_tol=1e-3) for r, w in zip(wrong.remainders, expected, strict=True))
+    # rounding only (a linear forward of size 1e6: remainders up to 1e-10): right, no order computed
+    for scale in (3.0, 1e6):
+        linear = taylor_order(lambda t, s=scale: s * (x + t), scale, 1e-3)
+        assert (linear.verdict, linear.orders, len(linear.remainders)) == ("right", [], 5), scale
+    # neither order 1 nor 2 (remainder h**1.4372): unclear, its orders measured
+    between = taylor_order(lambda t: abs(t) ** 1.4372, 0.0, 2.0**-10)
+    assert between.verdict == "unclear" and [round(o, 3) for o in between.orders] == [1.437] * 4
+    assert len(between.remainders) == 5 and between.remainders[0] == (2.0**-10) ** 1.4372
+    # a forward that is exactly linear below some step: the remainders there are 0, no order, still right
+    flat = taylor_order(lambda t: t * t if t > 2.0**-12 else 0.0, 0.0, 2.0**-10)
+    assert flat.verdict == "right" and flat.orders[0] == 2.0 and all(math.isnan(o) for o in flat.orders[1:])
+    assert flat.remainders == [2.0**-20, 2.0**-22, 0.0, 0.0, 0.0]
+
+
+class _Kinked(sound.Value):
+    def vee(self):  # |x - 0.3|, unknown to the catalogue; at its kink (0.3, an identification point) it
+        # reports 5: no derivative exists there, so no value is wrong
+        d = self.data - 0.3
+        return self._with_partials(abs(d), (self,), (1 if d > 0 else -1 if d < 0 else 5,))
+
+
+def test_no_gradient_is_judged_at_a_kink_of_an_unknown_op():
+    known, outcome = extra_op_outcomes(_Kinked, examples=10)
+    assert outcome.status == "passed" and outcome.findings == []
+    # the graph alone at 0.3 is the one not judged (its one derivative sits on the kink); the rest are
+    assert outcome.inconclusive == 1 and outcome.judged >= 10, outcome
+    assert (outcome.name, outcome.unit) == ("self_consistency", "graphs")
+    assert outcome.reason == "1 extra ops nothing identifies: backward vs their own forward"
+    # nothing identified: extra_ops judged nothing, and says so; the op found is listed as a fact
+    assert (known.name, known.status, known.judged, known.inconclusive, known.unit) == (
+        "extra_ops", "not_applicable", 0, 0, "graphs",
+    )  # fmt: skip
+    assert known.reason == "0 extra ops identified by their values, checked as the catalogue's"
+    (fact,) = known.findings
+    listed = "ops beyond the table: v.vee() (not identified: checked by self-consistency)"
+    assert (fact.kind, fact.check, fact.summary) == ("convention", "extra_ops", listed)
+
+
+def test_identification_is_by_agreement_wherever_both_are_defined_to_1e_9():
+    xs = (-1.3, -0.6, 0.3, 0.7, 1.1, 1.9)
+    assert identify({x: math.sin(x) for x in xs[:4]}, 1)[0].name == "sin"  # MIN_AGREE = 4 points suffice
+    assert identify({x: math.sin(x) * (1 + 1e-12) for x in xs}, 1)[0].name == "sin"  # rounding agrees
+    assert identify({x: math.sin(x) * (1 + 1e-8) for x in xs}, 1) is None
+    # log|1 + x|: log1p where log1p is defined (the points left of -1 are no evidence either way)
+    points = (-2.5, -1.3, -0.6, -0.2, 0.3, 0.7, 1.1)
+    assert identify({x: math.log(abs(1 + x)) for x in points}, 1)[0].name == "log1p"
+    # a slope of 1e-11 is no relu: where relu is 0, agreement is to 1e-9 of 1e-12, not of 1
+    spec, slope = identify({x: x if x > 0 else 1e-11 * x for x in xs}, 1)
+    assert (spec.name, slope) == ("leaky_relu", 1e-11)
+
+
+class _SwappedTimes(sound.Value):
+    def times(self, other):  # x * y, identified as mul by its values; its two partials swapped
+        return self._with_partials(self.data * other.data, (self, other), (self.data, other.data))
+
+
+def test_a_known_binary_op_with_swapped_partials_is_reported_with_both_gradients():
+    known, _ = extra_op_outcomes(_SwappedTimes, examples=5)
+    (wrong,) = [f for f in known.findings if f.kind in DEFECT_KINDS]
+    assert (wrong.kind, wrong.check, wrong.op) == ("wrong_gradient", "extra_ops", "times~mul")
+    assert known.inconclusive == 0  # the graph with the defect was judged
+    where, _, rest = wrong.summary.partition(": ")
+    assert where.startswith("x0.times(x1) at x0 = ") and rest.endswith("(confirmed by central differences)")
+    x, y = (float(t.split(" = ")[1]) for t in where.split(" at ")[1].split(", "))
+    assert eval(wrong.expected) == [y, x] and eval(wrong.actual) == [x, y]  # d(xy)/dx = y: by hand
+    assert f"engine {wrong.actual}, sympy {wrong.expected}" in rest
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(wrong.reproducer, "<reproducer>", "exec"), {})
+    assert printed.getvalue().splitlines() == [f"expected: {[y, x]}", f"actual:   {[x, y]}"]
+
+
+class _SinOffBy1e11(sound.Value):
+    def sin(self):  # sin'(x) = cos(x) * (1 + 1e-11): below what central differences can confirm
+        return self._with_partials(math.sin(self.data), (self,), (math.cos(self.data) * (1 + 1e-11),))
+
+
+def test_a_disagreement_central_differences_cannot_confirm_is_inconclusive_not_a_defect():
+    known, _ = extra_op_outcomes(_SinOffBy1e11, examples=5)
+    assert (known.status, known.judged) == ("not_applicable", 0) and known.inconclusive > 0, known
+    assert not [f for f in known.findings if f.kind in DEFECT_KINDS]
+    doubts = [f for f in known.findings if f.kind == "inconclusive"]
+    assert doubts and all((f.check, f.op) == ("extra_ops", "sin~sin") for f in doubts)
+    at_03 = next(f.summary for f in doubts if f.summary.startswith("x0.sin() at x0 = 0.3: "))
+    sympy_side, engine_side = repr(math.cos(0.3)), repr(math.cos(0.3) * (1 + 1e-11))
+    assert at_03 == (
+        f"x0.sin() at x0 = 0.3: sympy [{sympy_side}], engine [{engine_side}], "
+        "but central differences agree with the engine; not a defect"
+    )
+
+
+class _NearKink(sound.Value):
+    def vee(self):  # |x - 0.30001|, right everywhere: its kink lies within every step ahead of 0.3
+        d = self.data - 0.30001
+        return self._with_partials(abs(d), (self,), (1 if d > 0 else -1,))
+
+
+def test_a_kink_on_one_side_of_the_point_is_no_evidence_of_a_wrong_gradient():
+    # at 0.3 the step ahead crosses the kink (the remainder bends, order 1); behind it is order 2:
+    # only a remainder of order 1 both ways is evidence, so there is no finding, not even a doubt
+    _, outcome = extra_op_outcomes(_NearKink, examples=10)
+    assert (outcome.status, outcome.findings, outcome.inconclusive) == ("passed", [], 0)
+
+
+class _FlippedBump(sound.Value):
+    def bump(self):  # x * exp(-x * x), its derivative with the wrong sign
+        x, e = self.data, math.exp(-self.data * self.data)
+        return self._with_partials(x * e, (self,), (-e * (1 - 2 * x * x),))
+
+
+def test_a_derivative_of_the_wrong_sign_is_a_wrong_gradient_of_an_unknown_op():
+    # behind the point the remainder is |f(x - h) - f(x) + h g| = 2 h |f'|: order 1 both ways
+    _, outcome = extra_op_outcomes(_FlippedBump, examples=5)
+    assert {(f.kind, f.op) for f in outcome.findings} == {("wrong_gradient", "bump~?")}
