@@ -142,3 +142,5 @@ def test_a_number_with_more_digits_than_str_converts_is_shown_not_raised():
         assert _short(Fraction(10**22, 3)) == f"{Decimal(10**22) / Decimal(3):.16e}"
     assert _short(Fraction(10**21, 3)) == "1000000000000000000000/3"
     assert _short(10**30) == "1" + "0" * 30
+    # any other number an engine hands back (a Decimal, a numpy scalar) is shown as it is
+    assert _short(Decimal("0.25")) == "Decimal('0.25')" and _short(None) == "None"
