@@ -438,3 +438,18 @@ def test_a_graph_sympy_finds_undefined_everywhere_has_no_reference_and_says_so(g
     # cannot write zoo, which raised a KeyError of ours before
     with pytest.raises(OracleInconclusive, match="undefined everywhere"):
         graph.reference()
+
+
+def test_ends_too_far_apart_to_add_exactly_get_an_outward_rounded_middle():
+    # Regression (tox -e thorough, properties/test_stress.py): 2x * exp(1 - 2x) at x = 7.07e139
+    # has interval ends of exponent -2e140 beside far larger ones; the exact midpoint raised
+    # mpmath's OverflowError ("the exact result does not fit in memory") out of reference()
+    x = 7.071067811865476e139
+    nodes = (
+        Node("add", (0, 0)), Node("rsub", (1,), 1), Node("rsub", (2,), 1), Node("exp", (2,)),
+        Node("mul", (3, 4)),
+    )  # fmt: skip
+    ref = Graph((x,), nodes).reference()
+    # the value 2x e^(1-2x) > 0 and the slope (2 - 4x) e^(1-2x) < 0 are below every double
+    assert float(ref.value) == 0.0 and float(ref.gradient[0]) == 0.0
+    assert ref.value + ref.value_radius > 0 and ref.gradient[0] - ref.gradient_radius[0] < 0

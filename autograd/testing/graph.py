@@ -435,11 +435,23 @@ def _interval_attempt(structure: tuple[Any, ...], f: Any, leaves: list[Any], pre
         return None
     with mpmath.workprec(prec):
         ends = [(mpmath.mpf(a), mpmath.mpf(b)) for a, b in map(_ends, [value, *grad, *kinks])]
-    # exactly: (a + b) / 2 rounded to prec bits can be an end, and mid +- rad then misses half the interval
-    mid = [mpmath.ldexp(mpmath.fadd(a, b, exact=True), -1) for a, b in ends]
-    rad = [mpmath.ldexp(mpmath.fsub(b, a, exact=True), -1) for a, b in ends[: n_leaves + 1]]
+    mid, rad = zip(*(_middle(a, b, prec) for a, b in ends), strict=True)
+    rad = rad[: n_leaves + 1]
     kink_inputs = dict(zip(_kink_slots(structure), mid[n_leaves + 1 :], strict=True))
     return Reference(mid[0], tuple(mid[1 : n_leaves + 1]), kink_inputs, rad[0], tuple(rad[1:]), exact=False)
+
+
+def _middle(a: Any, b: Any, prec: int) -> tuple[Any, Any]:
+    """Midpoint and radius of ``[a, b]``: exactly, since (a + b) / 2 rounded to prec bits can be an
+    end and mid +- rad then misses half the interval; rounded outward when the ends are too far
+    apart in exponent to add exactly (exp(-1.4e140) beside 1.0: mpmath's OverflowError)."""
+    try:
+        mid = mpmath.ldexp(mpmath.fadd(a, b, exact=True), -1)
+        return mid, mpmath.ldexp(mpmath.fsub(b, a, exact=True), -1)
+    except OverflowError:
+        mid = mpmath.ldexp(mpmath.fadd(a, b, prec=prec), -1)
+        up = [mpmath.fsub(b, mid, prec=prec, rounding="u"), mpmath.fsub(mid, a, prec=prec, rounding="u")]
+        return mid, max(up)
 
 
 def sym_value(x: Any) -> sympy.Expr:
