@@ -453,3 +453,16 @@ def test_ends_too_far_apart_to_add_exactly_get_an_outward_rounded_middle():
     # the value 2x e^(1-2x) > 0 and the slope (2 - 4x) e^(1-2x) < 0 are below every double
     assert float(ref.value) == 0.0 and float(ref.gradient[0]) == 0.0
     assert ref.value + ref.value_radius > 0 and ref.gradient[0] - ref.gradient_radius[0] < 0
+
+
+@pytest.mark.parametrize("gap", [10**4, 10**12])
+@pytest.mark.parametrize("a, b", [(-1, 1), (1, 1), (-1, -1)])
+def test_a_middle_of_ends_far_apart_in_exponent_encloses_both_ends(gap, a, b):
+    # an exact sum of -1 (or 1) and 2**-gap needs gap bits (10**12: memory the machine has not got):
+    # the middle is rounded, its radius rounded outward, and mid +- rad still holds both ends
+    from autograd.testing.graph import _middle
+
+    lo, hi = sorted([mpmath.mpf(a), b * mpmath.ldexp(1, -gap)])
+    mid, rad = _middle(lo, hi, REFERENCE_START_PREC)
+    assert mid - rad <= lo and hi <= mid + rad  # mpmath compares exactly
+    assert rad <= (hi - lo) * (1 + Fraction(1, 2**100))  # and no wider than the whole width

@@ -443,15 +443,20 @@ def _interval_attempt(structure: tuple[Any, ...], f: Any, leaves: list[Any], pre
 
 def _middle(a: Any, b: Any, prec: int) -> tuple[Any, Any]:
     """Midpoint and radius of ``[a, b]``: exactly, since (a + b) / 2 rounded to prec bits can be an
-    end and mid +- rad then misses half the interval; rounded outward when the ends are too far
-    apart in exponent to add exactly (exp(-1.4e140) beside 1.0: mpmath's OverflowError)."""
-    try:
+    end and mid +- rad then misses half the interval; rounded outward when the exact sum would be
+    far longer than the ends (exp(-1.4e140) beside 1.0: an integer of 2e140 bits)."""
+    if _exact_bits(a, b) <= 4 * prec:
         mid = mpmath.ldexp(mpmath.fadd(a, b, exact=True), -1)
         return mid, mpmath.ldexp(mpmath.fsub(b, a, exact=True), -1)
-    except OverflowError:
-        mid = mpmath.ldexp(mpmath.fadd(a, b, prec=prec), -1)
-        up = [mpmath.fsub(b, mid, prec=prec, rounding="u"), mpmath.fsub(mid, a, prec=prec, rounding="u")]
-        return mid, max(up)
+    mid = mpmath.ldexp(mpmath.fadd(a, b, prec=prec), -1)
+    up = [mpmath.fsub(b, mid, prec=prec, rounding="u"), mpmath.fsub(mid, a, prec=prec, rounding="u")]
+    return mid, max(up)
+
+
+def _exact_bits(a: Any, b: Any) -> int:
+    """Bits of the exact a + b: from the lowest bit of either to the highest (0 for zeros)."""
+    parts = [(x._mpf_[2], x._mpf_[2] + x._mpf_[3]) for x in (a, b) if x]  # (exp, exp + bitcount)
+    return max(top for _, top in parts) - min(low for low, _ in parts) if parts else 0
 
 
 def sym_value(x: Any) -> sympy.Expr:
