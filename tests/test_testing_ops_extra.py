@@ -554,3 +554,81 @@ def test_a_derivative_of_the_wrong_sign_is_a_wrong_gradient_of_an_unknown_op():
     # behind the point the remainder is |f(x - h) - f(x) + h g| = 2 h |f'|: order 1 both ways
     _, outcome = extra_op_outcomes(_FlippedBump, examples=5)
     assert {(f.kind, f.op) for f in outcome.findings} == {("wrong_gradient", "bump~?")}
+
+
+class _SinOffBy1e9(sound.Value):
+    def sin(self):  # sin'(x) = cos(x) * (1 + 1e-9): at 0.3, central differences cannot settle it
+        return self._with_partials(math.sin(self.data), (self,), (math.cos(self.data) * (1 + 1e-9),))
+
+
+def test_a_disagreement_central_differences_cannot_settle_is_inconclusive_and_says_why():
+    # at 0.3 the second vote (rtol = atol = 0, verdicts.SECOND_VOTE_FD) rejects the engine at its
+    # step h but its estimates at h and h / 8 do not agree: it cannot judge, so sympy's
+    # disagreement is no defect there (with gradcheck's rtol = 1e-7 it would "agree" instead)
+    known, _ = extra_op_outcomes(_SinOffBy1e9, examples=5)
+    (doubt,) = [f for f in known.findings if f.kind == "inconclusive"]
+    assert (doubt.check, doubt.op) == ("extra_ops", "sin~sin") and known.inconclusive > 0, known
+    sympy_side, engine_side = repr(math.cos(0.3)), repr(math.cos(0.3) * (1 + 1e-9))
+    assert doubt.summary.startswith(
+        f"x0.sin() at x0 = 0.3: sympy [{sympy_side}], engine [{engine_side}], but central differences "
+        "cannot judge (finite differences along x0 did not converge: "
+    ), doubt.summary
+    assert doubt.summary.endswith(f"the engine says {engine_side}); not a defect"), doubt.summary
+
+
+class _HugeSlope(sound.Value):
+    def leaky(self):  # leaky relu of slope 1e308 (at -2.5 its value overflows: the engine refuses it)
+        slope = 1 if self.data > 0 else 1e308
+        return self._with_partials(self.data * slope, (self,), (slope,))
+
+
+def test_an_identified_op_the_symbolic_oracle_cannot_judge_is_inconclusive_where_it_cannot():
+    # identified as leaky_relu with its slope fitted (1e308); at -1.3, -0.6 and -0.2 the derived
+    # tolerance (the partial 1e308 times a few ulps) leaves the float range: sympy cannot judge there,
+    # and those three graphs are counted as not judged; right of 0 and in the random graphs it judges
+    known, _ = extra_op_outcomes(_HugeSlope, examples=5)
+    assert not [f for f in known.findings if f.kind in DEFECT_KINDS]
+    (doubt,) = [f for f in known.findings if f.kind != "convention"]
+    assert (doubt.kind, doubt.check, doubt.op) == ("inconclusive", "extra_ops", "leaky~leaky_relu")
+    assert doubt.summary == (
+        "x0.leaky() at x0 = -1.3: symbolic oracle: a derived tolerance leaves the float range: [inf]"
+    )
+    assert (known.status, known.inconclusive) == ("passed", 3) and known.judged > 0, known
+
+
+class _Gap(sound.Value):
+    def gap(self):  # x**3 - x, right wherever it is defined; refused on (0.3, 0.35), just ahead of 0.3
+        x = self.data
+        if 0.3 < x < 0.35:
+            raise ValueError("gap: undefined on (0.3, 0.35)")
+        return self._with_partials(x**3 - x, (self,), (3 * x * x - 1,))
+
+
+def test_an_unknown_op_refused_just_beside_the_point_is_inconclusive_there_not_a_crash():
+    # 0.2, 0.3 and 0.4 evaluate (room for an operand), but the Taylor steps ahead of the
+    # identification point 0.3 (0.3 + 1e-3 / 2**k) fall in the gap: that graph is not judged
+    _, outcome = extra_op_outcomes(_Gap, examples=5)
+    (doubt,) = outcome.findings
+    assert (doubt.kind, doubt.check, doubt.op) == ("inconclusive", "self_consistency", "gap~?")
+    assert doubt.summary == (
+        "x0.gap() at x0 = 0.3: the forward raises ValueError: gap: undefined on (0.3, 0.35) near the point"
+    )
+    assert (outcome.status, outcome.inconclusive >= 1, outcome.judged > 0) == ("passed", True, True), outcome
+
+
+class _SecondFromFirst(sound.Value):
+    def scaled(self, other):  # x * exp(y), its d/dy computed from the wrong operand: y * exp(y)
+        x, y = self.data, other.data
+        return self._with_partials(x * math.exp(y), (self, other), (math.exp(y), y * math.exp(y)))
+
+
+def test_a_binary_unknown_op_wrong_only_in_its_second_operand_is_judged_at_that_leaf():
+    # d/dx0 is right, and so is x0.scaled(x0) (x = y there): only d/dx1 shows the defect.  At the
+    # first pair, x1 = 1.3 > 1, where the difference step is relative (1e-6 * 1.3), as in the reproducer
+    _, outcome = extra_op_outcomes(_SecondFromFirst, examples=5)
+    (wrong,) = outcome.findings
+    assert (wrong.kind, wrong.check, wrong.op) == ("wrong_gradient", "self_consistency", "scaled~?")
+    assert wrong.summary.startswith("d/dx1 of x0.scaled(x1) at x0 = 0.7, x1 = 1.3: engine "), wrong.summary
+    expected, actual = _run_reproducer(wrong)
+    assert (expected, actual) == (float(wrong.expected), float(wrong.actual))
+    assert math.isclose(expected, 0.7 * math.exp(1.3), rel_tol=1e-7) and actual == 1.3 * math.exp(1.3)
