@@ -455,14 +455,46 @@ def test_ends_too_far_apart_to_add_exactly_get_an_outward_rounded_middle():
     assert ref.value + ref.value_radius > 0 and ref.gradient[0] - ref.gradient_radius[0] < 0
 
 
+PREC = REFERENCE_START_PREC
+
+
+def _ends(mid, rad):
+    """mid - rad and mid + rad, unrounded (mpmath's - and + round to 53 bits)."""
+    return mpmath.fsub(mid, rad, exact=True), mpmath.fadd(mid, rad, exact=True)
+
+
+def _exactly(x):
+    """An mpmath number as a Fraction: the comparisons below must not round."""
+    man, exp = x.man_exp
+    return Fraction(man) * Fraction(2) ** exp
+
+
 @pytest.mark.parametrize("gap", [10**4, 10**12])
-@pytest.mark.parametrize("a, b", [(-1, 1), (1, 1), (-1, -1)])
-def test_a_middle_of_ends_far_apart_in_exponent_encloses_both_ends(gap, a, b):
+@pytest.mark.parametrize("a, b", [(-1, 1), (1, 1), (-1, -1), (1, -1)])
+@pytest.mark.parametrize("tail", [0, 2**-60])  # a long end: 61 bits, more than a double's 53
+def test_a_middle_of_ends_far_apart_in_exponent_encloses_both_ends(gap, a, b, tail):
     # an exact sum of -1 (or 1) and 2**-gap needs gap bits (10**12: memory the machine has not got):
     # the middle is rounded, its radius rounded outward, and mid +- rad still holds both ends
     from autograd.testing.graph import _middle
 
-    lo, hi = sorted([mpmath.mpf(a), b * mpmath.ldexp(1, -gap)])
+    long_end = mpmath.fadd(a, a * tail, exact=True)  # mpmath's + would round it to 53 bits
+    lo, hi = sorted([long_end, b * mpmath.ldexp(1, -gap)])
     mid, rad = _middle(lo, hi, REFERENCE_START_PREC)
-    assert mid - rad <= lo and hi <= mid + rad  # mpmath compares exactly
-    assert rad <= (hi - lo) * (1 + Fraction(1, 2**100))  # and no wider than the whole width
+    assert _ends(mid, rad)[0] <= lo and hi <= _ends(mid, rad)[1]  # mpmath compares exactly
+    # and as tight as the precision allows: half the width (|long_end| / 2, up to 2**-gap), plus a
+    # few units of the 128th bit (a middle or a radius rounded to 53 bits is 2**-61 wider)
+    assert _exactly(rad) <= abs(_exactly(long_end)) / 2 * (1 + Fraction(1, 2 ** (REFERENCE_START_PREC - 4)))
+
+
+@pytest.mark.parametrize("bits, exact", [(4 * PREC, True), (4 * PREC + 1, False)])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_the_middle_is_exact_while_the_exact_sum_fits_in_four_times_the_precision(bits, exact, sign):
+    # 1 +- 2**-(bits - 1) spans bits bits: up to 4 * prec the middle is exact, past it rounded to prec
+    from autograd.testing.graph import _middle
+
+    lo, hi = sign * mpmath.ldexp(1, 1 - bits), mpmath.mpf(1)
+    mid, rad = _middle(lo, hi, REFERENCE_START_PREC)
+    halved = (1 + sign * Fraction(1, 2 ** (bits - 1))) / 2
+    assert (_exactly(mid) == halved) is exact
+    assert (_exactly(mid) == Fraction(1, 2)) is not exact  # rounded to 128 bits, the tail is gone
+    assert _ends(mid, rad)[0] <= lo and hi <= _ends(mid, rad)[1]
