@@ -111,3 +111,41 @@ def test_our_own_error_propagates_instead_of_reading_as_not_timed(monkeypatch):
     monkeypatch.setattr(pt, "confirmed_growth", broken)
     with pytest.raises(KeyError, match="planted in the harness"):
         pt.probe_time(sound.Value)
+
+
+TICK = 0.004  # a scheduler tick: what process_time reads under a CPU-time limit (ulimit -t)
+
+
+def _ticking_clock():
+    """process_time as a process under ``ulimit -t`` reads it: whole ticks."""
+    import time
+
+    return math.floor(time.process_time() / TICK) * TICK
+
+
+def test_the_clock_step_is_measured_not_taken_from_the_clock_info(monkeypatch):
+    monkeypatch.setattr(pt, "clock", _ticking_clock)
+    assert pt.clock_step() == pytest.approx(TICK, rel=1e-9)
+
+
+@pytest.mark.parametrize("engine", [sound.Value, exponential_backward.Value], ids=["sound", "exponential"])
+def test_a_clock_of_ticks_gets_samples_of_many_ticks_and_no_false_alarm(monkeypatch, engine):
+    # Regression (mutmut's workers run under a CPU-time limit): one pass read as 0 s asked for
+    # 0.001 / 1e-9 = a million passes a sample, and the probe ran for minutes past its budget
+    monkeypatch.setattr(pt, "clock", _ticking_clock)
+    asked = []
+    forward = pt._forward
+
+    def counted(eng, build, k, inner):
+        asked.append(inner)
+        if inner >= 2**14:  # fail now rather than run a million passes
+            raise RuntimeError(f"a sample of {inner} passes")
+        return forward(eng, build, k, inner)
+
+    monkeypatch.setattr(pt, "_forward", counted)
+    result = pt.probe_time(engine)
+    # a sample's passes doubled up to SAMPLE_TICKS ticks, never a million
+    assert asked and max(asked) < 2**14 and max(asked) & (max(asked) - 1) == 0
+    assert not [f for f in result.findings if f.kind in DEFECT_KINDS]  # ticks are not growth
+    stopped = [f.summary for f in result.findings if f.kind == "inconclusive"]
+    assert all("CPU clock steps by 4 ms" in s for s in stopped if "budget" in s)

@@ -43,6 +43,9 @@ STEP = 2  # levels added between two sizes (an exponential engine: ratio x ~4)
 SIZES = tuple(range(4, 29, STEP))
 REPEATS = 5
 SAMPLE_SECONDS = 0.001  # a sample repeats the pass until the chain's batch takes this long
+SAMPLE_TICKS = 20  # and this many steps of the clock: a coarse clock's 4 ms tick is then 5 %
+COARSE_STEP = 1e-4  # a clock step above this is worth saying when the budget runs out
+SAMPLE_WALL = 0.5  # wall seconds: a clock that has not moved by then gets no more passes a sample
 GROWTH = 1.5  # the least growth of the ratio per step that counts
 CONFIRM = 3  # successive steps of growth needed
 RATIO_MIN = 8.0  # and the ladder that many times slower than the chain at the end
@@ -97,11 +100,37 @@ def _sample(eng: Engine, build: Callable[[Engine, int], Any], k: int, inner: int
     return t1 - t0, t2 - t1
 
 
-def _measure(eng: Engine, k: int, backward: bool) -> dict[str, dict[str, float]]:
-    """``{phase: {graph: seconds per pass}}`` at k levels: minima over interleaved samples."""
+def clock_step() -> float:
+    """The least step ``clock`` takes here, measured: a process under a CPU-time limit (``ulimit
+    -t``, as mutmut runs its workers) reads a clock of scheduler ticks (4 ms), though
+    ``time.get_clock_info`` still says nanoseconds."""
+    steps = []
+    for _ in range(3):
+        t0 = t1 = clock()
+        while t1 == t0:
+            t1 = clock()
+        steps.append(t1 - t0)
+    return min(steps)
+
+
+def _passes_per_sample(eng: Engine, k: int, least: float) -> int:
+    """Chain passes in one sample: doubled until a batch takes ``least`` seconds as the clock reads
+    it.  (Divided from one pass's time instead, a clock that read that pass as 0 asked for a
+    million passes a sample, and the probe ran far past its budget.)"""
+    inner = 1
+    while True:
+        wall = time.perf_counter()
+        forward_s, backward_s = _sample(eng, chain, k, inner)
+        if forward_s + backward_s >= least or time.perf_counter() - wall >= SAMPLE_WALL:
+            return inner
+        inner *= 2
+
+
+def _measure(eng: Engine, k: int, backward: bool, step: float = 0.0) -> dict[str, dict[str, float]]:
+    """``{phase: {graph: seconds per pass}}`` at k levels: minima over interleaved samples, each a
+    batch long enough for a clock of ``step`` seconds."""
     forward_only = not backward
-    probe_f, probe_b = _sample(eng, chain, k, 1)
-    inner = max(1, math.ceil(SAMPLE_SECONDS / max(probe_f + probe_b, 1e-9)))
+    inner = _passes_per_sample(eng, k, max(SAMPLE_SECONDS, SAMPLE_TICKS * step))
     best = {p: {g: math.inf for g in GRAPHS} for p in PHASES}
     enabled = gc.isenabled()
     gc.disable()  # a collection inside a sample would be charged to it (the garbage waits)
@@ -209,6 +238,7 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
     """Forward and backward time of a ladder of shared diamonds against a chain, as k grows."""
     eng = resolve_engine(engine)
     passes = {p: _Pass(p) for p in PHASES}
+    step = clock_step()
     start, wall = clock(), time.perf_counter()
     costs: list[float] = []  # CPU seconds each size took: the next one is predicted from them
     try:
@@ -221,9 +251,11 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
             if clock() - start + predicted > BUDGET or time.perf_counter() - wall > WALL_CAP:
                 for p in open_passes:
                     p.stopped = f"the budget ({BUDGET:g} CPU s, {WALL_CAP:g} s wall) would run out at k = {k}"
+                    if step > COARSE_STEP:  # say why a sample had to be so long
+                        p.stopped += f" (this process's CPU clock steps by {step * 1000:.3g} ms)"
                 break
             before = clock()
-            best = _measure(eng, k, backward=passes["backward"].open)
+            best = _measure(eng, k, backward=passes["backward"].open, step=step)
             costs.append(clock() - before)
             for p in open_passes:
                 p.add(k, best[p.name]["chain"], best[p.name]["ladder"])
