@@ -237,3 +237,37 @@ def test_an_error_of_our_own_is_not_turned_into_a_verdict(monkeypatch):
     monkeypatch.setattr(probe_edges, "_compare", broken)
     with pytest.raises(KeyError):
         probe_edge_points(sound.Value)
+
+
+def test_a_complex_power_outside_the_domain_is_reported_as_such_by_the_out_of_domain_check():
+    # micrograd: (-1) ** 0.5 is (6.1e-17+1j), a complex number where no real number exists
+    outcome = probe_out_of_domain("micrograd.engine")
+    (invalid,) = [f for f in outcome.findings if f.kind == "accepts_invalid"]
+    assert invalid.check == "out_of_domain" and invalid.op == "powc"
+    assert "is not a real number, yet returns a complex number: (6.1" in invalid.summary
+    assert invalid.expected == "an error, nan or inf (not a real number)" and "1j)" in invalid.actual
+
+
+class _LogSaysUndefined(sound.Value):
+    """A log that answers 'undefined' outside its domain: neither a number nor an error."""
+
+    check = staticmethod(lambda x: x)
+
+    def log(self):
+        return type(self)("undefined") if self.data <= 0 else super().log()
+
+
+def test_an_answer_that_is_no_number_at_all_outside_the_domain_is_called_so():
+    outcome = probe_out_of_domain(_LogSaysUndefined)
+    invalid = [f for f in outcome.findings if f.kind == "accepts_invalid" and f.op == "log"]
+    assert invalid and all(f.check == "out_of_domain" and f.actual == "'undefined'" for f in invalid)
+    assert all("yet returns something that is not a number: 'undefined'" in f.summary for f in invalid)
+
+
+def test_the_out_of_domain_reproducer_says_refused_once_the_engine_is_fixed():
+    # pasted against an engine that refuses the point (ours), the reproducer's except branch runs
+    (invalid,) = [f for f in probe_out_of_domain(clamped_log.Value).findings if f.kind == "accepts_invalid"]
+    ours = "from autograd import Value"
+    fixed = invalid.reproducer.replace("from tests.engines.clamped_log import Value", ours)
+    assert fixed != invalid.reproducer
+    assert run_reproducer(fixed).startswith("refused: ValueError")

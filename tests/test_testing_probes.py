@@ -263,3 +263,43 @@ def test_an_oracle_that_cannot_judge_a_point_gives_no_verdict(monkeypatch):
     # limits are conventions, facts found without finite differences)
     base = run("edge_points", sound.Value)
     assert (base.status, caused([base]), base.inconclusive) == ("passed", set(), 0)
+
+
+# ---------------------------------------------------------------------- bad inputs: what happens next
+class _ComplexFailsInAdd(accepts_strings.Value):
+    def __add__(self, other):
+        if isinstance(self.data, complex):
+            raise TypeError("add: complex data")
+        return super().__add__(other)
+
+
+class _ComplexFailsInBackward(accepts_strings.Value):
+    def backward(self):
+        if isinstance(self.data, complex):
+            raise TypeError("backward: complex data")
+        return super().backward()
+
+
+def test_an_accepted_bad_input_is_followed_to_where_it_fails_or_to_its_numbers():
+    (invalid, _) = run("bad_inputs", accepts_strings.Value).findings
+    said = dict(part.split(": accepted, ", 1) for part in invalid.actual.split("; "))
+    assert said["'abc'"].startswith("fails later, in v * v: TypeError")
+    # (1+2j)**2 + (1+2j) = -2+6j, and d/dv (v*v + v) = 2v + 1 = 3+4j; True: 1 + 1 = 2, 2 + 1 = 3
+    assert said["complex(1, 2)"] == "never fails: v * v + v = (-2+6j), its gradient (3+4j)"
+    assert said["True"] == "never fails: v * v + v = 2, its gradient 3"
+
+
+class _ProductIsNone(accepts_strings.Value):
+    def __mul__(self, other):
+        return None  # so v * v + v is None + v
+
+
+@pytest.mark.parametrize(
+    ("engine", "where"),
+    [(_ProductIsNone, "v * v + v: TypeError: unsupported operand type(s) for +: 'complex' and 'NoneType'"),
+     (_ComplexFailsInAdd, "v * v + v: TypeError: add: complex data"),
+     (_ComplexFailsInBackward, "backward(): TypeError: backward: complex data")],
+)  # fmt: skip
+def test_the_step_an_accepted_bad_input_fails_in_is_named(engine, where):
+    (invalid, _) = run("bad_inputs", engine).findings
+    assert f"complex(1, 2): accepted, fails later, in {where}" in invalid.actual
