@@ -554,6 +554,10 @@ def test_a_derivative_of_the_wrong_sign_is_a_wrong_gradient_of_an_unknown_op():
     # behind the point the remainder is |f(x - h) - f(x) + h g| = 2 h |f'|: order 1 both ways
     _, outcome = extra_op_outcomes(_FlippedBump, examples=5)
     assert {(f.kind, f.op) for f in outcome.findings} == {("wrong_gradient", "bump~?")}
+    # found on the op alone, where the engine's slope is exactly minus the forward's
+    (wrong,) = outcome.findings
+    assert wrong.summary.startswith("d/dx0 of x0.bump() at x0 = 0.3: engine -0.749"), wrong.summary
+    assert "central differences of its own forward 0.749" in wrong.summary
 
 
 class _SinOffBy1e9(sound.Value):
