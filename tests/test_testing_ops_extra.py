@@ -697,3 +697,35 @@ def test_a_graph_is_left_unjudged_only_when_every_derivative_sits_on_a_kink():
     _, outcome = extra_op_outcomes(_Vees, examples=10)
     assert (outcome.status, outcome.findings) == ("passed", []), outcome.findings
     assert outcome.inconclusive == 1 and outcome.judged >= 10, outcome
+
+
+class _TiltedBeyond2(sound.Value):
+    error = 1e-4
+
+    def tilt(self):  # 2x + 1, its derivative off by `error` beyond x = 2 only (at 2.7 of the points)
+        return self._with_partials(2 * self.data + 1, (self,), (2 + (self.error if self.data > 2 else 0),))
+
+
+class _SlightlyTiltedBeyond2(_TiltedBeyond2):
+    error = 1e-7
+
+
+def test_the_taylor_steps_are_relative_to_the_point_beyond_1():
+    # at 2.7 the steps are 2.7 times those at |x| <= 1 (max(1, |x|)), as the forward's rounding is
+    # (100 times it: 100 * 64 * 2**-52 * 6.4 = 9.1e-12). An error e leaves the remainder e h:
+    # e = 1e-4 at the confirming steps 2.7e-6 .. 1.7e-7 is 2.7e-10 .. 1.7e-11, above it: confirmed
+    _, outcome = extra_op_outcomes(_TiltedBeyond2, examples=10)
+    (wrong,) = outcome.findings
+    assert (wrong.kind, wrong.op, outcome.inconclusive) == ("wrong_gradient", "tilt~?", 0), outcome
+    assert wrong.summary.startswith("d/dx0 of x0.tilt() at x0 = 2.7: engine 2.0001, central differences of")
+    assert float(wrong.actual) == 2 + 1e-4 and math.isclose(float(wrong.expected), 2, rel_tol=1e-9)
+    assert _run_reproducer(wrong) == (float(wrong.expected), float(wrong.actual))
+    # e = 1e-7 at the first steps 2.7e-3 .. 1.7e-4 is 2.7e-10 .. 1.7e-11, order 1 there (not at
+    # the confirming ones): the doubt is stated, at 2.7
+    _, outcome = extra_op_outcomes(_SlightlyTiltedBeyond2, examples=10)
+    (doubt,) = outcome.findings
+    assert (doubt.kind, doubt.op, outcome.inconclusive) == ("inconclusive", "tilt~?", 1), outcome
+    assert doubt.summary == (
+        "d/dx0 of x0.tilt() at x0 = 2.7: the Taylor remainder shrinks like h "
+        "(orders 1.00, 1.00, 1.00, 1.00), but not at a 1000 times smaller step; not a defect"
+    )
