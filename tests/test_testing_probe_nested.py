@@ -94,6 +94,7 @@ def test_the_confused_engine_is_right_at_first_and_second_order():
 def test_engines_without_create_graph_are_not_applicable(engine):
     result = pn.probe_nested(engine)
     assert result.status == "not_applicable" and "create_graph" in result.reason
+    assert (result.name, result.unit, result.judged) == ("nested", "nests", 0)
 
 
 def test_interior_accumulation_is_detected_for_choosing_the_depth():
