@@ -10,7 +10,7 @@ import sys
 from autograd.testing.boundary import Died, EngineChild, child_path
 from autograd.testing.engines import resolve_engine
 from autograd.testing.probes import depth
-from tests.engines import deep_segfault, recursive, sound
+from tests.engines import deep_segfault, dies_freeing, recursive, sound
 
 SEGV = signal.Signals.SIGSEGV.name
 
@@ -34,10 +34,45 @@ def test_a_chain_that_kills_the_interpreter_is_a_crash_and_the_depth_that_surviv
     assert chain_in_child(deep_segfault, good) is None
     died = chain_in_child(deep_segfault, bad)
     assert isinstance(died, Died) and died.signal == SEGV and died.stage == "backward()"
+    assert crash.actual == f"killed by {SEGV} during backward()"  # (nothing on stderr)
     # the reproducer runs the chain in a child of its own and shows the signal's exit status
     env = dict(os.environ, PYTHONPATH=child_path())
     run = subprocess.run([sys.executable, "-c", crash.reproducer], env=env, capture_output=True, text=True)
     assert run.returncode == 0 and f"exit status {-signal.SIGSEGV}" in run.stdout
+
+
+def test_a_death_while_freeing_the_graph_is_reported_where_it_happens():
+    outcome = depth.probe_depth(dies_freeing.Value)
+    crash, limit = outcome.findings
+    assert (outcome.name, outcome.status, outcome.unit) == ("depth", "failed", "chains")
+    assert outcome.judged > 5  # the chains run: 1, 10, ..., 10,000 steps, then bisected
+    assert outcome.reason.startswith("chains y = y*w + b of up to 100,000 steps at recursion limit 1000, in ")
+    bad = int(crash.summary.split(" steps")[0].split()[-1].replace(",", ""))
+    good = int(limit.actual.split(" steps")[0].replace(",", ""))
+    # a chain of n steps is 2n + 1 nodes deep: the fixture dies freeing one deeper than DEPTH
+    assert good < (dies_freeing.DEPTH + 1) // 2 <= bad and bad - good <= depth.DEATH_PRECISION * bad
+    assert (crash.kind, crash.check, limit.kind, limit.check) == ("crash", "depth", "depth_limit", "depth")
+    assert crash.summary.startswith(
+        f"freeing the graph of a chain y = y*w + b of {bad:,} steps kills the interpreter"
+    )
+    assert crash.expected == "backward() completes, or raises an exception a program can catch"
+    assert (
+        crash.actual
+        == f"killed by {SEGV} during freeing the graph (destructor recursion {2 * bad + 1} nodes deep)"
+    )
+    assert limit.expected == "100,000 steps"
+    assert limit.actual == f"{good:,} steps (killed by {SEGV} at {bad:,} steps, during freeing the graph)"
+    # the reproducer frees the graph where the probe did, before it could print 'survived';
+    # the chain that survives prints it
+    env = dict(os.environ, PYTHONPATH=child_path())
+    for steps, status, printed in ((bad, -signal.SIGSEGV, ""), (good, 0, " survived")):
+        program = crash.reproducer.replace(f"range({bad})", f"range({steps})")
+        run = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == (
+            f"expected: a chain of {bad} steps survives (or raises); actual: exit status {status}"
+            f" (negative: killed by that signal){printed}"
+        )
 
 
 def test_a_recursion_error_stays_a_depth_limit_bisected_to_the_step():
