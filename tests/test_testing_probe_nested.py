@@ -297,3 +297,58 @@ def test_a_crash_names_the_step_the_engine_raised_in(fault, stage, line):
     assert crash.summary.startswith(
         f"in nested differentiation, {stage} raises {line} on d/dv0 E0 at v0 = 0.75"
     )
+
+
+# ---------------------------------------------------------------------- how a difference is judged
+@dataclasses.dataclass(frozen=True)
+class _Answers(Engine):
+    """Our engine, its numbers read through ``convert`` (only the answer is read: a number made off)."""
+
+    convert: Any = None
+
+    def data(self, v):
+        return self.convert(super().data(v))
+
+
+@pytest.mark.parametrize(
+    ("convert", "kind", "actual"),
+    [
+        (lambda x: x * (1 + 1e-12), "inconclusive", None),  # float rounding could explain it
+        (lambda x: x * (1 + 1e-6), "wrong_gradient", None),  # no rounding explains it
+        (lambda x: float("nan"), "wrong_gradient", "nan"),
+        (lambda x: Fraction(x) + Fraction(1, 10**15), "wrong_gradient", None),  # exact: any difference
+    ],
+    ids=["rounding", "float", "nan", "exact"],
+)
+def test_a_difference_is_a_defect_unless_float_rounding_could_explain_it(convert, kind, actual):
+    result = pn.probe_nested(_engine(_Answers, convert=convert), examples=100)
+    (finding,) = result.findings
+    assert finding.kind == kind and finding.expected == "1.0"  # the classic first
+    assert finding.actual == (actual or repr(convert(1.0)))
+    judged = (result.judged, result.inconclusive)
+    assert judged == ((0, 12) if kind == "inconclusive" else (12, 0))
+    assert finding.summary.endswith(f"gives {finding.actual}, sympy 1.0 (and 11 more of 12 nests)")
+    assert result.reason == "12 nests (two and three levels), the classic first, against sympy"
+
+
+@pytest.mark.parametrize(("examples", "count"), [(0, 4), (19, 4), (20, 5), (47, 11), (48, 12), (1000, 12)])
+def test_the_number_of_nests_grows_with_examples_from_4_to_12(examples, count):
+    result = pn.probe_nested(autograd, examples=examples)
+    assert result.status == "passed" and result.judged == count
+    assert result.reason.startswith(f"{count} nests (two and three levels)")
+
+
+@pytest.mark.parametrize("accumulates", [True, False])
+def test_an_engine_whose_interior_gradients_accumulate_gets_two_level_nests(monkeypatch, accumulates):
+    # (no engine with create_graph at hand accumulates: the check's answer is planted)
+    monkeypatch.setattr(pn, "_interior_accumulates", lambda eng: accumulates)
+    answer, depths = pn.engine_answer, []
+    monkeypatch.setattr(pn, "engine_answer", lambda eng, nest: depths.append(nest.depth) or answer(eng, nest))
+    result = pn.probe_nested(perturbation_confusion)
+    (finding,) = result.findings
+    assert finding.summary.endswith("(and 6 more of 7 nests)") and result.judged == 7
+    if accumulates:
+        assert "(two levels only: interior gradients accumulate across passes)" in result.reason
+        assert depths == [2] * 7
+    else:
+        assert "(two and three levels)" in result.reason and depths == [2, 2, 3, 2, 3, 2, 3]
