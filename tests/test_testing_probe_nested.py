@@ -144,6 +144,7 @@ def test_an_engine_whose_second_backward_raises_is_not_applicable(monkeypatch):
     result = pn.probe_nested(eng)
     assert result.status == "not_applicable"
     assert result.reason == "two backward() passes fail: RuntimeError: one pass only"
+    assert (result.name, result.unit, result.judged, result.findings) == ("nested", "nests", 0, [])
 
 
 def test_our_own_error_in_running_a_nest_propagates_instead_of_reading_as_a_crash(monkeypatch):
@@ -293,7 +294,8 @@ class _Fails(Engine):
 def test_a_crash_names_the_step_the_engine_raised_in(fault, stage, line):
     result = pn.probe_nested(_engine(_Fails, fault=fault))
     (crash,) = result.findings
-    assert crash.kind == "crash" and crash.actual == line
+    assert (crash.kind, crash.check, crash.expected, crash.actual) == ("crash", "nested", "1.0", line)
+    assert result.judged == 7 and result.inconclusive == 0  # every nest judged: a crash or right
     assert crash.summary.startswith(
         f"in nested differentiation, {stage} raises {line} on d/dv0 E0 at v0 = 0.75"
     )
@@ -313,7 +315,7 @@ class _Answers(Engine):
 @pytest.mark.parametrize(
     ("convert", "kind", "actual"),
     [
-        (lambda x: x * (1 + 1e-12), "inconclusive", None),  # float rounding could explain it
+        (lambda x: x * (1 + 5e-10), "inconclusive", None),  # float rounding could explain it
         (lambda x: x * (1 + 1e-6), "wrong_gradient", None),  # no rounding explains it
         (lambda x: float("nan"), "wrong_gradient", "nan"),
         (lambda x: Fraction(x) + Fraction(1, 10**15), "wrong_gradient", None),  # exact: any difference
@@ -323,12 +325,20 @@ class _Answers(Engine):
 def test_a_difference_is_a_defect_unless_float_rounding_could_explain_it(convert, kind, actual):
     result = pn.probe_nested(_engine(_Answers, convert=convert), examples=100)
     (finding,) = result.findings
-    assert finding.kind == kind and finding.expected == "1.0"  # the classic first
+    assert (finding.kind, finding.check, finding.expected) == (kind, "nested", "1.0")  # the classic first
     assert finding.actual == (actual or repr(convert(1.0)))
     judged = (result.judged, result.inconclusive)
     assert judged == ((0, 12) if kind == "inconclusive" else (12, 0))
     assert finding.summary.endswith(f"gives {finding.actual}, sympy 1.0 (and 11 more of 12 nests)")
     assert result.reason == "12 nests (two and three levels), the classic first, against sympy"
+
+
+def test_a_float_off_by_more_than_rounding_is_a_defect_for_answers_below_one_too():
+    # the tolerance is 1e-9 relative to the answer, and 1e-9 absolute for answers below 1
+    result = pn.probe_nested(_engine(_Answers, convert=lambda x: x * (1 + 2e-9)))
+    kinds = {f.kind: f for f in result.findings}
+    assert kinds["wrong_gradient"].summary.startswith("perturbation confusion: " + pn.CLASSIC.describe())
+    assert kinds["wrong_gradient"].actual == repr(1 + 2e-9) and kinds["wrong_gradient"].check == "nested"
 
 
 @pytest.mark.parametrize(("examples", "count"), [(0, 4), (19, 4), (20, 5), (47, 11), (48, 12), (1000, 12)])
@@ -342,13 +352,18 @@ def test_the_number_of_nests_grows_with_examples_from_4_to_12(examples, count):
 def test_an_engine_whose_interior_gradients_accumulate_gets_two_level_nests(monkeypatch, accumulates):
     # (no engine with create_graph at hand accumulates: the check's answer is planted)
     monkeypatch.setattr(pn, "_interior_accumulates", lambda eng: accumulates)
-    answer, depths = pn.engine_answer, []
-    monkeypatch.setattr(pn, "engine_answer", lambda eng, nest: depths.append(nest.depth) or answer(eng, nest))
+    answer, nests = pn.engine_answer, []
+    monkeypatch.setattr(pn, "engine_answer", lambda eng, nest: nests.append(nest) or answer(eng, nest))
     result = pn.probe_nested(perturbation_confusion)
     (finding,) = result.findings
     assert finding.summary.endswith("(and 6 more of 7 nests)") and result.judged == 7
+    depths = [nest.depth for nest in nests]
     if accumulates:
         assert "(two levels only: interior gradients accumulate across passes)" in result.reason
         assert depths == [2] * 7
     else:
         assert "(two and three levels)" in result.reason and depths == [2, 2, 3, 2, 3, 2, 3]
+    # the nests are drawn from the seed: the same again, others for another seed
+    assert pn.probe_nested(perturbation_confusion) == result and nests[7:] == nests[:7]
+    pn.probe_nested(perturbation_confusion, seed=1)
+    assert nests[14] == pn.CLASSIC and set(nests[15:]).isdisjoint(nests[:7])
