@@ -337,7 +337,12 @@ def test_a_float_off_by_more_than_rounding_is_a_defect_for_answers_below_one_too
     # the tolerance is 1e-9 relative to the answer, and 1e-9 absolute for answers below 1
     result = pn.probe_nested(_engine(_Answers, convert=lambda x: x * (1 + 2e-9)))
     kinds = {f.kind: f for f in result.findings}
+    assert set(kinds) == {"wrong_gradient", "inconclusive"} and (result.judged, result.inconclusive) == (6, 1)
     assert kinds["wrong_gradient"].summary.startswith("perturbation confusion: " + pn.CLASSIC.describe())
+    assert kinds["wrong_gradient"].summary.endswith(" (and 5 more of 7 nests)")
+    assert kinds["inconclusive"].summary.endswith(
+        f"gives {0.5 * (1 + 2e-9)!r}, sympy 0.5"
+    )  # one nest: no tally
     assert kinds["wrong_gradient"].actual == repr(1 + 2e-9) and kinds["wrong_gradient"].check == "nested"
 
 
@@ -367,3 +372,16 @@ def test_an_engine_whose_interior_gradients_accumulate_gets_two_level_nests(monk
     assert pn.probe_nested(perturbation_confusion) == result and nests[7:] == nests[:7]
     pn.probe_nested(perturbation_confusion, seed=1)
     assert nests[14] == pn.CLASSIC and set(nests[15:]).isdisjoint(nests[:7])
+
+
+@pytest.mark.parametrize("examples", [30, 40])
+def test_a_finding_tallies_the_other_nests_of_its_kind(monkeypatch, examples):
+    # the engine raises on the point 0.75 only: the nests drawn there crash, the others pass
+    answer, nests = pn.engine_answer, []
+    monkeypatch.setattr(pn, "engine_answer", lambda eng, nest: nests.append(nest) or answer(eng, nest))
+    result = pn.probe_nested(_engine(_Fails, fault="make"), examples=examples)
+    (crash,) = result.findings
+    others = sum(nest.point == 0.75 for nest in nests) - 1
+    assert others == (examples == 40)  # (the seed's draw: one nest at 0.75 besides the classic at 40)
+    tally = f" (and {others} more of {len(nests)} nests)" if others else ""
+    assert crash.summary.endswith("at v(k+1) = vk" + tally)
