@@ -10,7 +10,7 @@ import sys
 from autograd.testing.boundary import Died, EngineChild, child_path
 from autograd.testing.engines import resolve_engine
 from autograd.testing.probes import depth
-from tests.engines import deep_raises, deep_segfault, dies_freeing, recursive, sound
+from tests.engines import deep_exits, deep_raises, deep_segfault, dies_freeing, recursive, sound
 
 SEGV = signal.Signals.SIGSEGV.name
 
@@ -78,6 +78,13 @@ def test_a_death_while_freeing_the_graph_is_reported_where_it_happens():
             f"expected: a chain of {bad} steps survives (or raises); actual: exit status {status}"
             f" (negative: killed by that signal){printed}"
         )
+
+
+def test_an_exit_without_a_signal_during_a_chain_is_a_crash_too():
+    crash, limit = depth.probe_depth(deep_exits.Value).findings
+    assert (crash.kind, limit.kind) == ("crash", "depth_limit")
+    assert crash.actual == "exit status 3 during backward()"
+    assert "steps kills the interpreter (exit status 3)" in crash.summary
 
 
 def test_a_recursion_error_stays_a_depth_limit_bisected_to_the_step():
