@@ -80,6 +80,15 @@ def test_a_death_while_freeing_the_graph_is_reported_where_it_happens():
         )
 
 
+def test_an_engine_that_fails_at_the_first_step_costs_one_chain(monkeypatch):
+    monkeypatch.setenv("DEEP_RAISES_DEPTH", "3")  # the child's engine: a chain of 1 step (5 nodes) raises
+    outcome = depth.probe_depth(deep_raises.Value)
+    (finding,) = outcome.findings
+    assert outcome.judged == 1 and finding.actual.startswith(
+        "0 steps (ValueError: graph too deep at <object object>"
+    )
+
+
 def test_an_exit_without_a_signal_during_a_chain_is_a_crash_too():
     crash, limit = depth.probe_depth(deep_exits.Value).findings
     assert (crash.kind, limit.kind) == ("crash", "depth_limit")
