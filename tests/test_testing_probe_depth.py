@@ -10,7 +10,7 @@ import sys
 from autograd.testing.boundary import Died, EngineChild, child_path
 from autograd.testing.engines import resolve_engine
 from autograd.testing.probes import depth
-from tests.engines import deep_segfault, recursive, sound
+from tests.engines import deep_exits, deep_raises, deep_segfault, dies_freeing, recursive, sound
 
 SEGV = signal.Signals.SIGSEGV.name
 
@@ -34,10 +34,66 @@ def test_a_chain_that_kills_the_interpreter_is_a_crash_and_the_depth_that_surviv
     assert chain_in_child(deep_segfault, good) is None
     died = chain_in_child(deep_segfault, bad)
     assert isinstance(died, Died) and died.signal == SEGV and died.stage == "backward()"
+    assert crash.actual == f"killed by {SEGV} during backward()"  # (nothing on stderr)
     # the reproducer runs the chain in a child of its own and shows the signal's exit status
     env = dict(os.environ, PYTHONPATH=child_path())
     run = subprocess.run([sys.executable, "-c", crash.reproducer], env=env, capture_output=True, text=True)
     assert run.returncode == 0 and f"exit status {-signal.SIGSEGV}" in run.stdout
+
+
+def test_a_death_while_freeing_the_graph_is_reported_where_it_happens():
+    outcome = depth.probe_depth(dies_freeing.Value)
+    crash, limit = outcome.findings
+    assert (outcome.name, outcome.status, outcome.unit) == ("depth", "failed", "chains")
+    # by hand: 1, 10, 100, 1,000 steps survive, 10,000 die (5 chains), then halving while the gap is
+    # over 5% of the dying length: 5,500 3,250 2,125 1,562 die, 1,281 1,421 1,491 survive (7 chains)
+    assert outcome.judged == 12 and "1,491 steps survive" in outcome.findings[0].summary
+    assert (
+        outcome.reason
+        == "chains y = y*w + b of up to 100,000 steps at recursion limit 1000, in 6 child interpreters"
+    )
+    bad = int(crash.summary.split(" steps")[0].split()[-1].replace(",", ""))
+    good = int(limit.actual.split(" steps")[0].replace(",", ""))
+    # a chain of n steps is 2n + 1 nodes deep: the fixture dies freeing one deeper than DEPTH
+    assert good < (dies_freeing.DEPTH + 1) // 2 <= bad and bad - good <= depth.DEATH_PRECISION * bad
+    assert (crash.kind, crash.check, limit.kind, limit.check) == ("crash", "depth", "depth_limit", "depth")
+    assert crash.summary.startswith(
+        f"freeing the graph of a chain y = y*w + b of {bad:,} steps kills the interpreter"
+    )
+    assert crash.expected == "backward() completes, or raises an exception a program can catch"
+    assert (
+        crash.actual
+        == f"killed by {SEGV} during freeing the graph (destructor recursion {2 * bad + 1} nodes deep)"
+    )
+    assert limit.expected == "100,000 steps"
+    assert limit.actual == f"{good:,} steps (killed by {SEGV} at {bad:,} steps, during freeing the graph)"
+    # the reproducer frees the graph where the probe did, before it could print 'survived';
+    # the chain that survives prints it
+    env = dict(os.environ, PYTHONPATH=child_path())
+    for steps, status, printed in ((bad, -signal.SIGSEGV, ""), (good, 0, " survived")):
+        program = crash.reproducer.replace(f"range({bad})", f"range({steps})")
+        run = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == (
+            f"expected: a chain of {bad} steps survives (or raises); actual: exit status {status}"
+            f" (negative: killed by that signal){printed}"
+        )
+
+
+def test_an_engine_that_fails_at_the_first_step_costs_one_chain(monkeypatch):
+    monkeypatch.setenv("DEEP_RAISES_DEPTH", "3")  # the child's engine: a chain of 1 step (5 nodes) raises
+    outcome = depth.probe_depth(deep_raises.Value)
+    (finding,) = outcome.findings
+    assert outcome.judged == 1 and finding.actual.startswith(
+        "0 steps (ValueError: graph too deep at <object object>"
+    )
+
+
+def test_an_exit_without_a_signal_during_a_chain_is_a_crash_too():
+    crash, limit = depth.probe_depth(deep_exits.Value).findings
+    assert (crash.kind, limit.kind) == ("crash", "depth_limit")
+    assert crash.actual == "exit status 3 during backward()"
+    assert "steps kills the interpreter (exit status 3)" in crash.summary
 
 
 def test_a_recursion_error_stays_a_depth_limit_bisected_to_the_step():
@@ -47,7 +103,44 @@ def test_a_recursion_error_stays_a_depth_limit_bisected_to_the_step():
     assert 300 < steps < 1000 // 2  # two nested calls of the recursive sort per step, limit 1000
     assert chain_in_child(recursive, steps) is None
     assert chain_in_child(recursive, steps + 1).startswith("RecursionError")
-    assert depth.probe_depth(sound.Value).findings[0].summary.endswith("100,000 steps of y = y*w + b")
+    fine = depth.probe_depth(sound.Value)
+    assert (fine.name, fine.status, fine.unit, fine.judged) == (
+        "depth",
+        "passed",
+        "chains",
+        6,
+    )  # 1 .. 100,000
+    assert (
+        fine.reason
+        == "chains y = y*w + b of up to 100,000 steps at recursion limit 1000, in 1 child interpreter"
+    )
+    (fact,) = fine.findings
+    assert (fact.kind, fact.check, fact.expected) == ("depth_limit", "depth", ">= 100,000")
+    assert fact.summary == "backward() survives the deepest chain probed, 100,000 steps of y = y*w + b"
+
+
+def test_an_exception_at_depth_is_bisected_to_the_step_and_shown_without_addresses():
+    outcome = depth.probe_depth(deep_raises.Value)
+    (finding,) = outcome.findings
+    # 2 n + 3 nodes for n steps: the first chain over DEPTH nodes has 1,499 steps
+    assert (outcome.name, outcome.status, outcome.unit) == ("depth", "passed", "chains")
+    assert outcome.judged == 18  # 1 .. 10,000 steps (5 chains), then 13 halvings of 9,000 steps to 1
+    assert outcome.reason.endswith(", in 1 child interpreter")
+    assert (finding.kind, finding.check, finding.expected) == ("depth_limit", "depth", "100,000 steps")
+    assert finding.summary == (
+        "backward() survives chains y = y*w + b of 1,498 steps at the default recursion limit; "
+        "1,499 steps raise ValueError"
+    )
+    error = ("ValueError: graph too deep at <object object>: 3001 nodes " + "x" * 400)[:300]
+    assert finding.actual == f"1,498 steps ({error})"
+    # the reproducer runs a chain a few steps longer, as pasted, and shows the exception
+    env = dict(os.environ, PYTHONPATH=child_path())
+    run = subprocess.run([sys.executable, "-c", finding.reproducer], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(
+        "expected: backward() completes 1509 steps; actual: ValueError graph too deep at <object object at 0x"
+    )
+    assert run.stdout.rstrip().endswith(": 3021 nodes " + "x" * 400)
 
 
 def test_the_child_answers_tells_its_stage_at_death_and_is_started_again():

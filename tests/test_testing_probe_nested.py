@@ -5,6 +5,7 @@ import dataclasses
 import io
 import random
 from fractions import Fraction
+from typing import Any
 
 import micrograd.engine
 import pytest
@@ -12,9 +13,10 @@ import sympy
 
 import autograd
 from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing.engines import Engine
 from autograd.testing.higher import assert_hessian_exact
 from autograd.testing.probes import nested as pn
-from tests.engines import perturbation_confusion, sound
+from tests.engines import no_division, perturbation_confusion, sound, values_only
 
 
 def test_the_classic_is_one_by_sympy_and_by_our_engine():
@@ -42,6 +44,33 @@ def test_generated_nests_couple_the_levels_and_differ():
         assert isinstance(nest.expected(), Fraction)
 
 
+def _parts(tree):
+    """(the operations, the leaves) of a tree."""
+    if tree[0] in ("var", "D", "const"):
+        return 0, [tree]
+    (ops_a, leaves_a), (ops_b, leaves_b) = _parts(tree[1]), _parts(tree[2])
+    return 1 + ops_a + ops_b, leaves_a + leaves_b
+
+
+def test_each_level_is_a_coupling_to_the_level_below_plus_a_small_random_polynomial():
+    rng = random.Random(1)
+    nests = [pn.generate(rng, depth) for depth in (2, 3) * 20]
+    sizes, used = set(), {}
+    for nest in nests:
+        v = sympy.symbols(f"v0:{nest.depth}")
+        for k, (op, coupled, body) in enumerate(nest.levels):
+            assert op == "add" and (("D",) in _parts(coupled)[1]) == (k < nest.depth - 1)
+            ops, leaves = _parts(body)
+            sizes.add(ops)
+            assert ("D",) not in leaves and len({leaf for leaf in leaves if leaf[0] == "const"}) <= 2
+            used.setdefault(k, set()).update(leaf[1] for leaf in leaves if leaf[0] == "var")
+        # the innermost derivative depends on its own variable too: second order, through v_k itself
+        inner = pn._sympy(nest.levels[-1], v, None)
+        assert v[-1] in sympy.diff(inner, v[-1]).free_symbols
+    assert sizes == {1, 2}  # one or two operations, over the level's variables and two constants
+    assert used == {0: {0}, 1: {0, 1}, 2: {0, 1, 2}}
+
+
 def test_a_create_graph_pass_that_keeps_the_previous_one_is_perturbation_confusion():
     result = pn.probe_nested(perturbation_confusion, examples=40)
     assert result.status == "failed"
@@ -65,11 +94,19 @@ def test_the_confused_engine_is_right_at_first_and_second_order():
 def test_engines_without_create_graph_are_not_applicable(engine):
     result = pn.probe_nested(engine)
     assert result.status == "not_applicable" and "create_graph" in result.reason
+    assert (result.name, result.unit, result.judged) == ("nested", "nests", 0)
 
 
 def test_interior_accumulation_is_detected_for_choosing_the_depth():
     assert pn._interior_accumulates(resolve_engine(micrograd.engine))
     assert not pn._interior_accumulates(resolve_engine(autograd))
+
+
+def test_an_engine_without_division_is_judged_on_every_nest():
+    # the nests (and the check for accumulating gradients) only add, subtract and multiply
+    result = pn.probe_nested(no_division.Value, examples=40)
+    assert result.status == "passed" and result.judged == 10, result.reason
+    assert "two and three levels" in result.reason
 
 
 def _broken_after_discovery(monkeypatch, fail):
@@ -95,7 +132,10 @@ def test_a_create_graph_pass_that_raises_is_a_crash_on_every_nest(monkeypatch):
     result = pn.probe_nested(eng)
     (crash,) = result.findings
     assert crash.kind == "crash" and result.status == "failed" and result.judged >= 4
-    assert "raises RuntimeError: create_graph: not today on d/dv0 E0" in crash.summary
+    assert (
+        "backward(create_graph=True) raises RuntimeError: create_graph: not today on d/dv0 E0"
+        in crash.summary
+    )
     assert crash.actual == "RuntimeError: create_graph: not today"
 
 
@@ -104,6 +144,7 @@ def test_an_engine_whose_second_backward_raises_is_not_applicable(monkeypatch):
     result = pn.probe_nested(eng)
     assert result.status == "not_applicable"
     assert result.reason == "two backward() passes fail: RuntimeError: one pass only"
+    assert (result.name, result.unit, result.judged, result.findings) == ("nested", "nests", 0, [])
 
 
 def test_our_own_error_in_running_a_nest_propagates_instead_of_reading_as_a_crash(monkeypatch):
@@ -114,3 +155,233 @@ def test_our_own_error_in_running_a_nest_propagates_instead_of_reading_as_a_cras
     monkeypatch.setattr(pn._Run, "_apply", broken)
     with pytest.raises(KeyError, match="planted in the harness"):
         pn.probe_nested(autograd)
+
+
+# ---------------------------------------------------------------------- what a finding shows
+# E0 = v0 * D - 2 with D = d/dv1 (v0 * v1) = v0: d/dv0 E0 = 2 * v0 = 1.5 at 0.75
+WITH_CONSTANT = pn.Nest(
+    (("add", ("mul", ("var", 0), ("D",)), ("const", -2)), ("mul", ("var", 0), ("var", 1))), 0.75
+)
+
+
+def test_a_nest_is_described_by_its_formulas():
+    assert WITH_CONSTANT.expected() == Fraction(3, 2)
+    described = WITH_CONSTANT.describe()
+    assert described.startswith("d/dv0 E0 at v0 = 0.75, where E0 = ((v0 * D) + -2); E1 = (v0 * v1), ")
+
+
+def _printed(reproducer):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(reproducer, "<reproducer>", "exec"), {})
+    return out.getvalue().strip()
+
+
+def test_the_reproducer_of_any_nest_prints_what_the_probe_computed():
+    # constants and nests three levels deep, pasted as they are: the engine's answer and sympy's
+    eng = resolve_engine(perturbation_confusion)
+    rng = random.Random(3)
+    # (d/dv0 [v0 * d/dv1 (v1 * 3)] = 3: the answer is the constant, as the float the probe used)
+    only_constant = pn.Nest((("mul", ("var", 0), ("D",)), ("mul", ("var", 1), ("const", 3))), -0.5)
+    nests = [WITH_CONSTANT, only_constant, *(pn.generate(rng, depth) for depth in (2, 3, 2, 3))]
+    assert any(("const" in repr(nest.levels)) for nest in nests[1:])
+    wrong = 0
+    for nest in nests:
+        want, got = nest.expected(), pn.engine_answer(eng, nest)
+        wrong += got != want
+        assert (
+            _printed(pn._reproducer(eng, nest, want)) == f"expected (sympy): {float(want)!r}; actual: {got}"
+        )
+    assert wrong >= 3  # the confusion shows on most nests: the reproducers show a defect
+
+
+# ---------------------------------------------------------------------- the engine's conventions
+def test_gradients_that_are_plain_numbers_are_added_as_the_engine_adds_them():
+    # values_only: `+` takes Values only, and a leaf no share reached keeps a plain 0
+    result = pn.probe_nested(values_only.Value, examples=40)
+    assert result.status == "passed" and result.judged == 10, result.findings
+    assert pn.engine_answer(resolve_engine(values_only.Value), pn.CLASSIC) == 1
+
+
+@dataclasses.dataclass(frozen=True)
+class _Reads(Engine):
+    """Our engine, read through an accessor that gives each gradient as ``convert`` makes it."""
+
+    convert: Any = None
+
+    def grad(self, v):
+        return self.convert(super().grad(v))
+
+
+def _as_number(g):  # a create_graph gradient read as the number it holds (a first-order view)
+    return g.data if isinstance(g, autograd.Value) else g
+
+
+def _none_for_zero(g):  # PyTorch's set_to_none: a zeroed gradient no pass reached reads None
+    return None if not isinstance(g, autograd.Value) and g == 0 else g
+
+
+def _engine(cls, **fields):
+    base = resolve_engine(autograd)
+    assert base.higher_order
+    return cls(**{f.name: getattr(base, f.name) for f in dataclasses.fields(base)}, **fields)
+
+
+@pytest.mark.parametrize("convert", [_as_number, _none_for_zero], ids=["numbers", "none"])
+def test_a_gradient_read_as_a_number_or_none_is_summed_as_one(convert):
+    # the classic's answer does not depend on the second-order part: right either way
+    assert pn.engine_answer(_engine(_Reads, convert=convert), pn.CLASSIC) == 1
+
+
+# ---------------------------------------------------------------------- where the engine raises
+class _NoAdd(autograd.Value):
+    __slots__ = ()
+
+    def __add__(self, other):
+        raise TypeError("planted: no sums")
+
+
+class _NoAddNumber(float):
+    def __add__(self, other):
+        raise TypeError("planted: no sums")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Fails(Engine):
+    """Our engine, its accessor raising (or handing out Values or numbers that refuse ``+``) in ``fault``
+    (on the classic's point 0.75 and under create_graph only: discovery and the first checks pass)."""
+
+    fault: str = ""
+
+    def make(self, x):
+        if self.fault == "make" and x == 0.75:
+            raise ValueError("planted: no 0.75")
+        return _NoAdd(x) if self.fault == "forward" and x == 0.75 else super().make(x)
+
+    def set_grad(self, v, g):
+        if self.fault == "set_grad":
+            raise AttributeError("planted: read-only gradient")
+        super().set_grad(v, g)
+
+    def grad(self, v):
+        g = super().grad(v)
+        if not isinstance(g, autograd.Value) or super().data(v) != 0.75:  # (discovery sees the engine)
+            return g
+        if self.fault == "grad":
+            raise RuntimeError("planted: no gradient Values")
+        if self.fault in ("sum", "number sum"):
+            return _NoAdd(g.data) if self.fault == "sum" else _NoAddNumber(g.data)
+        return g
+
+    def data(self, v):
+        if self.fault == "data":
+            raise RuntimeError("planted: no data")
+        return super().data(v)
+
+
+@pytest.mark.parametrize(
+    ("fault", "stage", "line"),
+    [
+        ("make", "make", "ValueError: planted: no 0.75"),
+        ("forward", "+", "TypeError: planted: no sums"),
+        ("set_grad", "setting a gradient", "AttributeError: planted: read-only gradient"),
+        ("grad", "reading a gradient", "RuntimeError: planted: no gradient Values"),
+        ("sum", "+", "TypeError: planted: no sums"),
+        ("number sum", "+", "TypeError: planted: no sums"),
+        ("data", "reading", "RuntimeError: planted: no data"),
+    ],
+)
+def test_a_crash_names_the_step_the_engine_raised_in(fault, stage, line):
+    result = pn.probe_nested(_engine(_Fails, fault=fault))
+    (crash,) = result.findings
+    assert (crash.kind, crash.check, crash.expected, crash.actual) == ("crash", "nested", "1.0", line)
+    assert result.judged == 7 and result.inconclusive == 0  # every nest judged: a crash or right
+    assert crash.summary.startswith(
+        f"in nested differentiation, {stage} raises {line} on d/dv0 E0 at v0 = 0.75"
+    )
+
+
+# ---------------------------------------------------------------------- how a difference is judged
+@dataclasses.dataclass(frozen=True)
+class _Answers(Engine):
+    """Our engine, its numbers read through ``convert`` (only the answer is read: a number made off)."""
+
+    convert: Any = None
+
+    def data(self, v):
+        return self.convert(super().data(v))
+
+
+@pytest.mark.parametrize(
+    ("convert", "kind", "actual"),
+    [
+        (lambda x: x * (1 + 5e-10), "inconclusive", None),  # float rounding could explain it
+        (lambda x: x * (1 + 1e-6), "wrong_gradient", None),  # no rounding explains it
+        (lambda x: float("nan"), "wrong_gradient", "nan"),
+        (lambda x: Fraction(x) + Fraction(1, 10**15), "wrong_gradient", None),  # exact: any difference
+    ],
+    ids=["rounding", "float", "nan", "exact"],
+)
+def test_a_difference_is_a_defect_unless_float_rounding_could_explain_it(convert, kind, actual):
+    result = pn.probe_nested(_engine(_Answers, convert=convert), examples=100)
+    (finding,) = result.findings
+    assert (finding.kind, finding.check, finding.expected) == (kind, "nested", "1.0")  # the classic first
+    assert finding.actual == (actual or repr(convert(1.0)))
+    judged = (result.judged, result.inconclusive)
+    assert judged == ((0, 12) if kind == "inconclusive" else (12, 0))
+    assert finding.summary.endswith(f"gives {finding.actual}, sympy 1.0 (and 11 more of 12 nests)")
+    assert result.reason == "12 nests (two and three levels), the classic first, against sympy"
+
+
+def test_a_float_off_by_more_than_rounding_is_a_defect_for_answers_below_one_too():
+    # the tolerance is 1e-9 relative to the answer, and 1e-9 absolute for answers below 1
+    result = pn.probe_nested(_engine(_Answers, convert=lambda x: x * (1 + 2e-9)))
+    kinds = {f.kind: f for f in result.findings}
+    assert set(kinds) == {"wrong_gradient", "inconclusive"} and (result.judged, result.inconclusive) == (6, 1)
+    assert kinds["wrong_gradient"].summary.startswith("perturbation confusion: " + pn.CLASSIC.describe())
+    assert kinds["wrong_gradient"].summary.endswith(" (and 5 more of 7 nests)")
+    assert kinds["inconclusive"].summary.endswith(
+        f"gives {0.5 * (1 + 2e-9)!r}, sympy 0.5"
+    )  # one nest: no tally
+    assert kinds["wrong_gradient"].actual == repr(1 + 2e-9) and kinds["wrong_gradient"].check == "nested"
+
+
+@pytest.mark.parametrize(("examples", "count"), [(0, 4), (19, 4), (20, 5), (47, 11), (48, 12), (1000, 12)])
+def test_the_number_of_nests_grows_with_examples_from_4_to_12(examples, count):
+    result = pn.probe_nested(autograd, examples=examples)
+    assert result.status == "passed" and result.judged == count
+    assert result.reason.startswith(f"{count} nests (two and three levels)")
+
+
+@pytest.mark.parametrize("accumulates", [True, False])
+def test_an_engine_whose_interior_gradients_accumulate_gets_two_level_nests(monkeypatch, accumulates):
+    # (no engine with create_graph at hand accumulates: the check's answer is planted)
+    monkeypatch.setattr(pn, "_interior_accumulates", lambda eng: accumulates)
+    answer, nests = pn.engine_answer, []
+    monkeypatch.setattr(pn, "engine_answer", lambda eng, nest: nests.append(nest) or answer(eng, nest))
+    result = pn.probe_nested(perturbation_confusion)
+    (finding,) = result.findings
+    assert finding.summary.endswith("(and 6 more of 7 nests)") and result.judged == 7
+    depths = [nest.depth for nest in nests]
+    if accumulates:
+        assert "(two levels only: interior gradients accumulate across passes)" in result.reason
+        assert depths == [2] * 7
+    else:
+        assert "(two and three levels)" in result.reason and depths == [2, 2, 3, 2, 3, 2, 3]
+    # the nests are drawn from the seed: the same again, others for another seed
+    assert pn.probe_nested(perturbation_confusion) == result and nests[7:] == nests[:7]
+    pn.probe_nested(perturbation_confusion, seed=1)
+    assert nests[14] == pn.CLASSIC and set(nests[15:]).isdisjoint(nests[:7])
+
+
+@pytest.mark.parametrize("examples", [30, 40])
+def test_a_finding_tallies_the_other_nests_of_its_kind(monkeypatch, examples):
+    # the engine raises on the point 0.75 only: the nests drawn there crash, the others pass
+    answer, nests = pn.engine_answer, []
+    monkeypatch.setattr(pn, "engine_answer", lambda eng, nest: nests.append(nest) or answer(eng, nest))
+    result = pn.probe_nested(_engine(_Fails, fault="make"), examples=examples)
+    (crash,) = result.findings
+    others = sum(nest.point == 0.75 for nest in nests) - 1
+    assert others == (examples == 40)  # (the seed's draw: one nest at 0.75 besides the classic at 40)
+    tally = f" (and {others} more of {len(nests)} nests)" if others else ""
+    assert crash.summary.endswith("at v(k+1) = vk" + tally)

@@ -251,7 +251,7 @@ def probe_nested(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutc
             crash = Finding(
                 "crash",
                 "nested",
-                f"nested backward(create_graph=True) raises {raised.line()} on {nest.describe()}",
+                f"in nested differentiation, {raised.stage} raises {raised.line()} on {nest.describe()}",
                 expected=repr(float(want)),
                 actual=raised.line(),
             )
