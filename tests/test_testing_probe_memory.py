@@ -2,6 +2,8 @@
 cyclic collector, or never; by weak references or, without them, by tracemalloc."""
 
 import gc
+import itertools
+import re
 import tracemalloc
 
 import micrograd.engine
@@ -10,7 +12,7 @@ import pytest
 import autograd
 from autograd.testing import resolve_engine
 from autograd.testing.probes import memory as pm
-from tests.engines import leaking_registry, slots_registry, sound
+from tests.engines import leaking_registry, slots_chain, slots_cycles, slots_registry, sound
 
 
 def kinds(result):
@@ -121,9 +123,14 @@ def run_reproducer(source):
     import io
 
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(source, "<reproducer>", "exec"), {})
-    gc.enable()  # the weak-reference reproducer turns the collector off
+    tracing = tracemalloc.is_tracing()
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(source, "<reproducer>", "exec"), {})
+    finally:
+        gc.enable()  # the weak-reference reproducer turns the collector off
+        if not tracing:
+            tracemalloc.stop()  # the tracemalloc reproducer starts it
     return out.getvalue()
 
 
@@ -133,3 +140,142 @@ def test_our_own_error_propagates_instead_of_reading_as_not_built(monkeypatch):
     monkeypatch.setattr(pm, "_recipe", lambda eng: [("no_such_op", None)])
     with pytest.raises(KeyError, match="no_such_op"):
         pm.probe_memory(sound.Value)
+
+
+# ---- without weak references: what tracemalloc measures, and what is judged from it
+
+
+def numbers(text):
+    return [int(n) for n in re.findall(r"-?\d+", text)]
+
+
+def test_tracemalloc_measures_a_kept_graph_as_one_graph_more_per_graph():
+    # every Value of slots_chain keeps the one before alive: each graph dropped leaves all of it
+    m = pm._by_tracemalloc(resolve_engine(slots_chain.Value), pm._recipe(resolve_engine(slots_chain.Value)))
+    g = m["graph"]
+    assert g >= pm.MIN_BYTES
+    assert 0.75 * g <= m["dropped"] <= 1.25 * g
+    assert 0.75 * g <= m["collected"] <= 1.25 * g
+    assert 0.75 * g <= m["growth"] <= 1.25 * g
+    assert 0.75 * 2 * pm.CYCLES * g <= m["retained"] <= 1.25 * 2 * pm.CYCLES * g
+
+
+def test_tracemalloc_measures_differences_when_it_was_already_tracing_with_memory_held():
+    # a user's own tracing (PYTHONTRACEMALLOC, a profiler) with a megabyte held: our engine's graphs
+    # still leave nothing, and the tracing is left on
+    tracemalloc.start()
+    try:
+        held = bytearray(10**6)
+        eng = resolve_engine(autograd)
+        m = pm._by_tracemalloc(eng, pm._recipe(eng))
+        assert tracemalloc.is_tracing()
+        assert len(held) == 10**6
+    finally:
+        tracemalloc.stop()
+    g = m["graph"]
+    assert pm.MIN_BYTES <= g < 10**6
+    for key in ("dropped", "collected", "growth", "retained"):
+        assert abs(m[key]) <= pm.FRACTION * g, (key, m)
+
+
+def test_a_slots_engine_in_reference_cycles_is_a_fact_by_tracemalloc():
+    result = pm.probe_memory(slots_cycles.Value)
+    assert (result.status, result.judged, result.inconclusive) == ("passed", 1, 0)
+    assert "no weak references" in result.reason
+    (finding,) = result.findings
+    assert (finding.kind, finding.check) == ("reference_cycles", "memory")
+    assert "garbage collector" in finding.summary
+    survive, size = numbers(finding.summary)[-2:]  # "(N of its M bytes survive reference counting)"
+    assert size >= pm.MIN_BYTES and 0.75 * size <= survive <= size
+    assert f"a graph: {size} bytes alive; {survive} left once dropped" in finding.actual
+    out = run_reproducer(finding.reproducer)  # runs as pasted (no weak reference to these Values)
+    assert "bytes still allocated" in out
+
+
+def test_a_slots_engine_that_keeps_every_graph_is_a_leak_with_its_numbers():
+    result = pm.probe_memory(slots_chain.Value)
+    assert (result.status, result.judged, result.inconclusive) == ("failed", 1, 0)
+    (finding,) = result.findings
+    assert (finding.kind, finding.check) == ("memory_leak", "memory")
+    growth, size = numbers(finding.summary)[:2]  # "grows by G bytes per graph ... (a graph is S bytes)"
+    assert size >= pm.MIN_BYTES and 0.75 * size <= growth <= 1.25 * size
+    assert f"a graph {size} bytes" in result.reason
+    assert "flat" in finding.expected
+    assert f"then {growth} more per graph" in finding.actual
+    assert f"after {2 * pm.CYCLES} more graphs" in finding.actual
+    retained = numbers(finding.actual.split(f"then {growth} more per graph")[1])[0]
+    assert 0.75 * 2 * pm.CYCLES * size <= retained <= 1.25 * 2 * pm.CYCLES * size
+    out = run_reproducer(finding.reproducer)
+    left = [numbers(line)[-1] for line in out.splitlines() if "bytes still allocated" in line]
+    assert len(left) == 2 * pm.CYCLES
+    # as pasted: more with every graph, by the reproducer's graph (one of the probe's BLOCKS) or so
+    assert all(later - earlier >= 0.5 * size / pm.BLOCKS for earlier, later in itertools.pairwise(left))
+
+
+def test_an_engine_that_tracemalloc_does_not_see_is_inconclusive(monkeypatch):
+    # an engine allocating outside Python's allocator: every reading of tracemalloc stays the same
+    monkeypatch.setattr(pm, "_traced", lambda: 1000)
+    result = pm.probe_memory(autograd)
+    assert (result.status, result.judged, result.inconclusive) == ("not_applicable", 0, 1)
+    (finding,) = result.findings
+    assert (finding.kind, finding.check) == ("inconclusive", "memory")
+    assert "not measured" in finding.summary and "0 bytes" in finding.summary
+    assert "outside Python's allocator" in finding.summary
+
+
+@pytest.mark.parametrize("window", [0, 1])
+def test_a_one_off_allocation_in_either_window_is_not_a_leak(monkeypatch, window):
+    # a leak grows in BOTH windows of CYCLES graphs; an engine's list growing by a chunk once (in
+    # the first window or the second) is bounded memory: no finding on an engine that frees
+    kept, calls = [], []
+    measure = pm._cycle_bytes
+    chunk_at = 2 + pm.SINGLES + window * pm.CYCLES + 1  # after 2 warm-up graphs and the single ones
+
+    def with_a_chunk(eng, recipe):
+        calls.append(1)
+        if len(calls) == chunk_at:
+            kept.append(bytearray(10**6))
+        return measure(eng, recipe)
+
+    monkeypatch.setattr(pm, "_cycle_bytes", with_a_chunk)
+    result = pm.probe_memory(autograd)
+    assert kept and len(calls) == 2 + pm.SINGLES + 2 * pm.CYCLES
+    assert (result.status, result.findings) == ("passed", [])
+
+
+def measured(graph=1000, dropped=0, collected=0, growth=0, retained=0):
+    return {
+        "graph": graph,
+        "dropped": dropped,
+        "collected": collected,
+        "growth": growth,
+        "retained": retained,
+    }
+
+
+@pytest.mark.parametrize(
+    "m, kinds_found, freed_at_once",
+    [
+        # a graph shows less than MIN_BYTES: not measured; MIN_BYTES itself is measured
+        (measured(graph=pm.MIN_BYTES - 1), ["inconclusive"], False),
+        (measured(graph=pm.MIN_BYTES), [], True),
+        # growth of a quarter of a graph per graph ("or more") is a leak; less is not
+        (measured(dropped=1000, collected=1000, growth=250), ["memory_leak"], False),
+        (measured(dropped=1000, collected=1000, growth=249), [], False),
+        # a quarter of a graph left once dropped still "came back"; more, back only by gc.collect(): cycles
+        (measured(dropped=250), [], True),
+        (measured(dropped=251, collected=250), ["reference_cycles"], False),
+        (measured(dropped=1000, collected=-900), ["reference_cycles"], False),
+        # left both before and after gc.collect() without growing (a tape keeping its last graph): no finding
+        (measured(dropped=1000, collected=251), [], False),
+    ],
+)
+def test_the_tracemalloc_judgment_at_its_thresholds(monkeypatch, m, kinds_found, freed_at_once):
+    # FRACTION = 1/4 of a graph: "came back" is within it, "grows" is by it or more (module docstring)
+    monkeypatch.setattr(pm, "_by_tracemalloc", lambda eng, recipe: m)
+    result = pm.probe_memory(autograd)
+    assert kinds(result) == kinds_found
+    assert result.judged == int(kinds_found != ["inconclusive"])
+    assert ("freed by reference counting alone" in result.reason) == freed_at_once
+    for finding in result.findings:
+        assert f"{m['graph']} bytes" in finding.summary
