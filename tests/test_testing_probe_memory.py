@@ -3,7 +3,11 @@ cyclic collector, or never; by weak references or, without them, by tracemalloc.
 
 import gc
 import itertools
+import os
+import pathlib
 import re
+import subprocess
+import sys
 import tracemalloc
 
 import micrograd.engine
@@ -123,15 +127,20 @@ def run_reproducer(source):
     import io
 
     out = io.StringIO()
-    tracing = tracemalloc.is_tracing()
-    try:
-        with contextlib.redirect_stdout(out):
-            exec(compile(source, "<reproducer>", "exec"), {})
-    finally:
-        gc.enable()  # the weak-reference reproducer turns the collector off
-        if not tracing:
-            tracemalloc.stop()  # the tracemalloc reproducer starts it
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, "<reproducer>", "exec"), {})
+    gc.enable()  # the weak-reference reproducer turns the collector off
     return out.getvalue()
+
+
+def run_in_a_fresh_python(source):
+    # (not in this process: what the test runner allocates meanwhile, as the captured output
+    # growing line by line, would show in the reproducer's bytes)
+    root = pathlib.Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, cwd=root, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def test_our_own_error_propagates_instead_of_reading_as_not_built(monkeypatch):
@@ -188,8 +197,13 @@ def test_a_slots_engine_in_reference_cycles_is_a_fact_by_tracemalloc():
     survive, size = numbers(finding.summary)[-2:]  # "(N of its M bytes survive reference counting)"
     assert size >= pm.MIN_BYTES and 0.75 * size <= survive <= size
     assert f"a graph: {size} bytes alive; {survive} left once dropped" in finding.actual
-    out = run_reproducer(finding.reproducer)  # runs as pasted (no weak reference to these Values)
-    assert "bytes still allocated" in out
+    # as pasted (no weak reference to these Values), it shows the cycles: every graph's bytes still
+    # allocated once dropped, about none after gc.collect() (it once collected before measuring: flat)
+    out = run_in_a_fresh_python(finding.reproducer)
+    rows = [numbers(line) for line in out.splitlines() if line.startswith("graphs built")]
+    assert len(rows) == 2 * pm.CYCLES
+    for _, dropped, collected in rows:
+        assert dropped >= 0.5 * size / pm.BLOCKS and abs(collected) <= pm.FRACTION * dropped
 
 
 def test_a_slots_engine_that_keeps_every_graph_is_a_leak_with_its_numbers():
@@ -205,8 +219,8 @@ def test_a_slots_engine_that_keeps_every_graph_is_a_leak_with_its_numbers():
     assert f"after {2 * pm.CYCLES} more graphs" in finding.actual
     retained = numbers(finding.actual.split(f"then {growth} more per graph")[1])[0]
     assert 0.75 * 2 * pm.CYCLES * size <= retained <= 1.25 * 2 * pm.CYCLES * size
-    out = run_reproducer(finding.reproducer)
-    left = [numbers(line)[-1] for line in out.splitlines() if "bytes still allocated" in line]
+    out = run_in_a_fresh_python(finding.reproducer)
+    left = [numbers(line)[-1] for line in out.splitlines() if line.startswith("graphs built")]
     assert len(left) == 2 * pm.CYCLES
     # as pasted: more with every graph, by the reproducer's graph (one of the probe's BLOCKS) or so
     assert all(later - earlier >= 0.5 * size / pm.BLOCKS for earlier, later in itertools.pairwise(left))
