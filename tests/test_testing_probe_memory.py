@@ -293,3 +293,53 @@ def test_the_tracemalloc_judgment_at_its_thresholds(monkeypatch, m, kinds_found,
     assert ("freed by reference counting alone" in result.reason) == freed_at_once
     for finding in result.findings:
         assert f"{m['graph']} bytes" in finding.summary
+
+
+# ---- with weak references: the counts the findings report
+
+
+def test_a_leak_by_weak_references_counts_every_value_of_every_graph():
+    eng = resolve_engine(leaking_registry.Value)
+    nodes = len(pm._build(eng, pm._recipe(eng)))  # the Values of one graph (a, b, each op's, each sum)
+    result = pm.probe_memory(leaking_registry.Value)
+    assert (result.status, result.judged, result.inconclusive) == ("failed", 1, 0)
+    assert f"{pm.CYCLES} graphs of {nodes} Values" in result.reason
+    (finding,) = result.findings
+    assert (finding.kind, finding.check) == ("memory_leak", "memory")
+    every = pm.CYCLES * nodes
+    assert f"leaves {every} of their {every} Values alive ({nodes} of the first graph's {nodes})" in (
+        finding.summary
+    )
+    assert f"0 of {nodes} Values" in finding.expected
+    assert finding.actual.endswith(str([nodes] * pm.CYCLES))
+
+
+@pytest.mark.parametrize(
+    "before, own, kinds_found, said",
+    [
+        # every graph but the last KEPT keeps Values of its own: a leak (the first graph's count said)
+        ([5] * 8, [3, 5, 5, 5, 5, 5, 0, 0], ["memory_leak"], "leaves 28 of their 80 Values alive (3 of"),
+        # the first graph freed: bounded, a convention; a tape of the last two graphs too
+        ([0, 5, 5, 5, 5, 5, 5, 5], [0, 5, 5, 5, 5, 5, 5, 5], ["convention"], "the last 7 differentiated"),
+        ([0, 0, 0, 0, 0, 0, 5, 5], [0, 0, 0, 0, 0, 0, 5, 5], ["convention"], "the last 2 differentiated"),
+        # alive once dropped, freed by gc.collect(): cycles, the first graph's count said
+        ([7, 6, 6, 6, 6, 6, 6, 6], [0] * 8, ["reference_cycles"], "7 of its 10 Values survive"),
+        ([0] * 8, [0] * 8, [], "freed by reference counting alone"),
+    ],
+)
+def test_the_weak_reference_judgment_of_what_stays_alive(monkeypatch, before, own, kinds_found, said):
+    monkeypatch.setattr(pm, "_by_weakrefs", lambda eng, recipe: (before, own, own, 10))
+    result = pm.probe_memory(sound.Value)
+    assert kinds(result) == kinds_found and result.judged == 1
+    assert said in " ".join([result.reason] + [f.summary for f in result.findings])
+    for finding in result.findings:
+        assert str(own if finding.kind != "reference_cycles" else before) in finding.summary + finding.actual
+        assert finding.check == "memory" and "weakref.ref(v)" in finding.reproducer  # (weak references)
+
+
+def test_the_weak_reference_reproducer_of_reference_cycles_shows_them_as_pasted():
+    (finding,) = pm.probe_memory(sound.Value).findings
+    out = run_reproducer(finding.reproducer)
+    dropped, collected = (line for line in out.splitlines() if line.startswith("alive per graph"))
+    assert dropped.endswith(str([3] * pm.CYCLES))  # a, b and y of every graph, until gc.collect()
+    assert collected.endswith(str([0] * pm.CYCLES))
