@@ -324,6 +324,12 @@ def test_a_leak_by_weak_references_counts_every_value_of_every_graph():
         ([0, 0, 0, 0, 0, 0, 5, 5], [0, 0, 0, 0, 0, 0, 5, 5], ["convention"], "the last 2 differentiated"),
         # alive once dropped, freed by gc.collect(): cycles, the first graph's count said
         ([7, 6, 6, 6, 6, 6, 6, 6], [0] * 8, ["reference_cycles"], "7 of its 10 Values survive"),
+        (
+            [9, 6, 6, 6, 6, 6, 6, 6],
+            [2, 0, 0, 0, 0, 0, 0, 3],
+            ["convention", "reference_cycles"],
+            "7 of its 10 Values",
+        ),
         ([0] * 8, [0] * 8, [], "freed by reference counting alone"),
     ],
 )
@@ -335,6 +341,8 @@ def test_the_weak_reference_judgment_of_what_stays_alive(monkeypatch, before, ow
     for finding in result.findings:
         assert str(own if finding.kind != "reference_cycles" else before) in finding.summary + finding.actual
         assert finding.check == "memory" and "weakref.ref(v)" in finding.reproducer  # (weak references)
+        if finding.kind == "reference_cycles":
+            assert "0 of 10" in finding.expected
 
 
 def test_the_weak_reference_reproducer_of_reference_cycles_shows_them_as_pasted():
