@@ -2,6 +2,12 @@
 cyclic collector, or never; by weak references or, without them, by tracemalloc."""
 
 import gc
+import itertools
+import os
+import pathlib
+import re
+import subprocess
+import sys
 import tracemalloc
 
 import micrograd.engine
@@ -10,7 +16,7 @@ import pytest
 import autograd
 from autograd.testing import resolve_engine
 from autograd.testing.probes import memory as pm
-from tests.engines import leaking_registry, slots_registry, sound
+from tests.engines import leaking_registry, slots_chain, slots_cycles, slots_registry, sound
 
 
 def kinds(result):
@@ -127,9 +133,221 @@ def run_reproducer(source):
     return out.getvalue()
 
 
+def run_in_a_fresh_python(source):
+    # (not in this process: what the test runner allocates meanwhile, as the captured output
+    # growing line by line, would show in the reproducer's bytes)
+    root = pathlib.Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, cwd=root, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_our_own_error_propagates_instead_of_reading_as_not_built(monkeypatch):
     # issue 13: only what the engine raises makes the graph "not built"; a recipe of ours naming
     # no op of the table is our bug
     monkeypatch.setattr(pm, "_recipe", lambda eng: [("no_such_op", None)])
     with pytest.raises(KeyError, match="no_such_op"):
         pm.probe_memory(sound.Value)
+
+
+# ---- without weak references: what tracemalloc measures, and what is judged from it
+
+
+def numbers(text):
+    return [int(n) for n in re.findall(r"-?\d+", text)]
+
+
+def test_tracemalloc_measures_a_kept_graph_as_one_graph_more_per_graph():
+    # every Value of slots_chain keeps the one before alive: each graph dropped leaves all of it
+    m = pm._by_tracemalloc(resolve_engine(slots_chain.Value), pm._recipe(resolve_engine(slots_chain.Value)))
+    g = m["graph"]
+    assert g >= pm.MIN_BYTES
+    assert 0.75 * g <= m["dropped"] <= 1.25 * g
+    assert 0.75 * g <= m["collected"] <= 1.25 * g
+    assert 0.75 * g <= m["growth"] <= 1.25 * g
+    assert 0.75 * 2 * pm.CYCLES * g <= m["retained"] <= 1.25 * 2 * pm.CYCLES * g
+
+
+def test_tracemalloc_measures_differences_when_it_was_already_tracing_with_memory_held():
+    # a user's own tracing (PYTHONTRACEMALLOC, a profiler) with a megabyte held: our engine's graphs
+    # still leave nothing, and the tracing is left on
+    tracemalloc.start()
+    try:
+        held = bytearray(10**6)
+        eng = resolve_engine(autograd)
+        m = pm._by_tracemalloc(eng, pm._recipe(eng))
+        assert tracemalloc.is_tracing()
+        assert len(held) == 10**6
+    finally:
+        tracemalloc.stop()
+    g = m["graph"]
+    assert pm.MIN_BYTES <= g < 10**6
+    for key in ("dropped", "collected", "growth", "retained"):
+        assert abs(m[key]) <= pm.FRACTION * g, (key, m)
+
+
+def test_a_slots_engine_in_reference_cycles_is_a_fact_by_tracemalloc():
+    result = pm.probe_memory(slots_cycles.Value)
+    assert (result.status, result.judged, result.inconclusive) == ("passed", 1, 0)
+    assert "no weak references" in result.reason
+    (finding,) = result.findings
+    assert (finding.kind, finding.check) == ("reference_cycles", "memory")
+    assert "garbage collector" in finding.summary
+    survive, size = numbers(finding.summary)[-2:]  # "(N of its M bytes survive reference counting)"
+    assert size >= pm.MIN_BYTES and 0.75 * size <= survive <= size
+    assert f"a graph: {size} bytes alive; {survive} left once dropped" in finding.actual
+    # as pasted (no weak reference to these Values), it shows the cycles: every graph's bytes still
+    # allocated once dropped, about none after gc.collect() (it once collected before measuring: flat)
+    out = run_in_a_fresh_python(finding.reproducer)
+    rows = [numbers(line) for line in out.splitlines() if line.startswith("graphs built")]
+    assert len(rows) == 2 * pm.CYCLES
+    for _, dropped, collected in rows:
+        assert dropped >= 0.5 * size / pm.BLOCKS and abs(collected) <= pm.FRACTION * dropped
+
+
+def test_a_slots_engine_that_keeps_every_graph_is_a_leak_with_its_numbers():
+    result = pm.probe_memory(slots_chain.Value)
+    assert (result.status, result.judged, result.inconclusive) == ("failed", 1, 0)
+    (finding,) = result.findings
+    assert (finding.kind, finding.check) == ("memory_leak", "memory")
+    growth, size = numbers(finding.summary)[:2]  # "grows by G bytes per graph ... (a graph is S bytes)"
+    assert size >= pm.MIN_BYTES and 0.75 * size <= growth <= 1.25 * size
+    assert f"a graph {size} bytes" in result.reason
+    assert "flat" in finding.expected
+    assert f"then {growth} more per graph" in finding.actual
+    assert f"after {2 * pm.CYCLES} more graphs" in finding.actual
+    retained = numbers(finding.actual.split(f"then {growth} more per graph")[1])[0]
+    assert 0.75 * 2 * pm.CYCLES * size <= retained <= 1.25 * 2 * pm.CYCLES * size
+    out = run_in_a_fresh_python(finding.reproducer)
+    left = [numbers(line)[-1] for line in out.splitlines() if line.startswith("graphs built")]
+    assert len(left) == 2 * pm.CYCLES
+    # as pasted: more with every graph, by the reproducer's graph (one of the probe's BLOCKS) or so
+    assert all(later - earlier >= 0.5 * size / pm.BLOCKS for earlier, later in itertools.pairwise(left))
+
+
+def test_an_engine_that_tracemalloc_does_not_see_is_inconclusive(monkeypatch):
+    # an engine allocating outside Python's allocator: every reading of tracemalloc stays the same
+    monkeypatch.setattr(pm, "_traced", lambda: 1000)
+    result = pm.probe_memory(autograd)
+    assert (result.status, result.judged, result.inconclusive) == ("not_applicable", 0, 1)
+    (finding,) = result.findings
+    assert (finding.kind, finding.check) == ("inconclusive", "memory")
+    assert "not measured" in finding.summary and "0 bytes" in finding.summary
+    assert "outside Python's allocator" in finding.summary
+
+
+@pytest.mark.parametrize("window", [0, 1])
+def test_a_one_off_allocation_in_either_window_is_not_a_leak(monkeypatch, window):
+    # a leak grows in BOTH windows of CYCLES graphs; an engine's list growing by a chunk once (in
+    # the first window or the second) is bounded memory: no finding on an engine that frees
+    kept, calls = [], []
+    measure = pm._cycle_bytes
+    chunk_at = 2 + pm.SINGLES + window * pm.CYCLES + 1  # after 2 warm-up graphs and the single ones
+
+    def with_a_chunk(eng, recipe):
+        calls.append(1)
+        if len(calls) == chunk_at:
+            kept.append(bytearray(10**6))
+        return measure(eng, recipe)
+
+    monkeypatch.setattr(pm, "_cycle_bytes", with_a_chunk)
+    result = pm.probe_memory(autograd)
+    assert kept and len(calls) == 2 + pm.SINGLES + 2 * pm.CYCLES
+    assert (result.status, result.findings) == ("passed", [])
+
+
+def measured(graph=1000, dropped=0, collected=0, growth=0, retained=0):
+    return {
+        "graph": graph,
+        "dropped": dropped,
+        "collected": collected,
+        "growth": growth,
+        "retained": retained,
+    }
+
+
+@pytest.mark.parametrize(
+    "m, kinds_found, freed_at_once",
+    [
+        # a graph shows less than MIN_BYTES: not measured; MIN_BYTES itself is measured
+        (measured(graph=pm.MIN_BYTES - 1), ["inconclusive"], False),
+        (measured(graph=pm.MIN_BYTES), [], True),
+        # growth of a quarter of a graph per graph ("or more") is a leak; less is not
+        (measured(dropped=1000, collected=1000, growth=250), ["memory_leak"], False),
+        (measured(dropped=1000, collected=1000, growth=249), [], False),
+        # a quarter of a graph left once dropped still "came back"; more, back only by gc.collect(): cycles
+        (measured(dropped=250), [], True),
+        (measured(dropped=251, collected=250), ["reference_cycles"], False),
+        (measured(dropped=1000, collected=-900), ["reference_cycles"], False),
+        # left both before and after gc.collect() without growing (a tape keeping its last graph): no finding
+        (measured(dropped=1000, collected=251), [], False),
+    ],
+)
+def test_the_tracemalloc_judgment_at_its_thresholds(monkeypatch, m, kinds_found, freed_at_once):
+    # FRACTION = 1/4 of a graph: "came back" is within it, "grows" is by it or more (module docstring)
+    monkeypatch.setattr(pm, "_by_tracemalloc", lambda eng, recipe: m)
+    result = pm.probe_memory(autograd)
+    assert kinds(result) == kinds_found
+    assert result.judged == int(kinds_found != ["inconclusive"])
+    assert ("freed by reference counting alone" in result.reason) == freed_at_once
+    for finding in result.findings:
+        assert f"{m['graph']} bytes" in finding.summary
+
+
+# ---- with weak references: the counts the findings report
+
+
+def test_a_leak_by_weak_references_counts_every_value_of_every_graph():
+    eng = resolve_engine(leaking_registry.Value)
+    nodes = len(pm._build(eng, pm._recipe(eng)))  # the Values of one graph (a, b, each op's, each sum)
+    result = pm.probe_memory(leaking_registry.Value)
+    assert (result.status, result.judged, result.inconclusive) == ("failed", 1, 0)
+    assert f"{pm.CYCLES} graphs of {nodes} Values" in result.reason
+    (finding,) = result.findings
+    assert (finding.kind, finding.check) == ("memory_leak", "memory")
+    every = pm.CYCLES * nodes
+    assert f"leaves {every} of their {every} Values alive ({nodes} of the first graph's {nodes})" in (
+        finding.summary
+    )
+    assert f"0 of {nodes} Values" in finding.expected
+    assert finding.actual.endswith(str([nodes] * pm.CYCLES))
+
+
+@pytest.mark.parametrize(
+    "before, own, kinds_found, said",
+    [
+        # every graph but the last KEPT keeps Values of its own: a leak (the first graph's count said)
+        ([5] * 8, [3, 5, 5, 5, 5, 5, 0, 0], ["memory_leak"], "leaves 28 of their 80 Values alive (3 of"),
+        # the first graph freed: bounded, a convention; a tape of the last two graphs too
+        ([0, 5, 5, 5, 5, 5, 5, 5], [0, 5, 5, 5, 5, 5, 5, 5], ["convention"], "the last 7 differentiated"),
+        ([0, 0, 0, 0, 0, 0, 5, 5], [0, 0, 0, 0, 0, 0, 5, 5], ["convention"], "the last 2 differentiated"),
+        # alive once dropped, freed by gc.collect(): cycles, the first graph's count said
+        ([7, 6, 6, 6, 6, 6, 6, 6], [0] * 8, ["reference_cycles"], "7 of its 10 Values survive"),
+        (
+            [9, 6, 6, 6, 6, 6, 6, 6],
+            [2, 0, 0, 0, 0, 0, 0, 3],
+            ["convention", "reference_cycles"],
+            "7 of its 10 Values",
+        ),
+        ([0] * 8, [0] * 8, [], "freed by reference counting alone"),
+    ],
+)
+def test_the_weak_reference_judgment_of_what_stays_alive(monkeypatch, before, own, kinds_found, said):
+    monkeypatch.setattr(pm, "_by_weakrefs", lambda eng, recipe: (before, own, own, 10))
+    result = pm.probe_memory(sound.Value)
+    assert kinds(result) == kinds_found and result.judged == 1
+    assert said in " ".join([result.reason] + [f.summary for f in result.findings])
+    for finding in result.findings:
+        assert str(own if finding.kind != "reference_cycles" else before) in finding.summary + finding.actual
+        assert finding.check == "memory" and "weakref.ref(v)" in finding.reproducer  # (weak references)
+        if finding.kind == "reference_cycles":
+            assert "0 of 10" in finding.expected
+
+
+def test_the_weak_reference_reproducer_of_reference_cycles_shows_them_as_pasted():
+    (finding,) = pm.probe_memory(sound.Value).findings
+    out = run_reproducer(finding.reproducer)
+    dropped, collected = (line for line in out.splitlines() if line.startswith("alive per graph"))
+    assert dropped.endswith(str([3] * pm.CYCLES))  # a, b and y of every graph, until gc.collect()
+    assert collected.endswith(str([0] * pm.CYCLES))
