@@ -9,7 +9,8 @@ once per consumer, a lazy forward that re-evaluates shared operands) sees the ra
 multiplied at every added level.
 
 Only ratios measured in the same run are judged, never an absolute time: each
-sample is a batch of passes of at least ``SAMPLE_SECONDS``, chain and ladder
+sample is a batch of passes of at least ``SAMPLE_SECONDS`` and ``SAMPLE_TICKS`` steps of
+the clock (measured: ``clock_step``), chain and ladder
 interleaved, the minimum of ``REPEATS`` samples kept (load only ever adds time).
 Every time is this process's CPU time (``time.process_time``), so other
 processes on the machine take neither samples nor budget from the probe
@@ -126,7 +127,7 @@ def _passes_per_sample(eng: Engine, k: int, least: float) -> int:
         inner *= 2
 
 
-def _measure(eng: Engine, k: int, backward: bool, step: float = 0.0) -> dict[str, dict[str, float]]:
+def _measure(eng: Engine, k: int, backward: bool, step: float) -> dict[str, dict[str, float]]:
     """``{phase: {graph: seconds per pass}}`` at k levels: minima over interleaved samples, each a
     batch long enough for a clock of ``step`` seconds."""
     forward_only = not backward
