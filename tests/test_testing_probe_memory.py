@@ -137,7 +137,10 @@ def run_in_a_fresh_python(source):
     # (not in this process: what the test runner allocates meanwhile, as the captured output
     # growing line by line, would show in the reproducer's bytes)
     root = pathlib.Path(__file__).resolve().parents[1]
+    # output to a pipe, buffered as a user's `python repro.py | tee` is (PYTHONUNBUFFERED, set on
+    # some machines, hid that the reproducer once counted its own pending output as a leak)
     env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("PYTHONUNBUFFERED", None)
     done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, cwd=root, env=env)
     assert done.returncode == 0, done.stderr
     return done.stdout

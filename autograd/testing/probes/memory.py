@@ -228,7 +228,8 @@ def _reproducer(eng: Engine, recipe: list[tuple[str, Any]], weak: bool) -> str:
         "    dropped = allocated() - base",
         "    gc.collect()",
         "    print('graphs built and dropped:', i + 1, ' bytes still allocated:', dropped,",
-        "          ' after gc.collect():', allocated() - base)",
+        # flushed: text waiting in sys.stdout's buffer (a pipe's) is allocated too, and grows row by row
+        "          ' after gc.collect():', allocated() - base, flush=True)",
         "print('expected: about 0 bytes still allocated, at once and after gc.collect(); actual: above')",
     )
 
