@@ -5,8 +5,10 @@ ratios measured in one run; these tests assert what it concludes, not how long
 anything took.
 """
 
+import itertools
 import math
 import random
+import time
 
 import micrograd.engine
 import pytest
@@ -118,14 +120,54 @@ TICK = 0.004  # a scheduler tick: what process_time reads under a CPU-time limit
 
 def _ticking_clock():
     """process_time as a process under ``ulimit -t`` reads it: whole ticks."""
-    import time
-
     return math.floor(time.process_time() / TICK) * TICK
 
 
-def test_the_clock_step_is_measured_not_taken_from_the_clock_info(monkeypatch):
+def test_the_clock_step_is_measured_not_taken_from_the_clock_info():
+    assert pt.clock_step(_ticking_clock) == pytest.approx(TICK, rel=1e-9)
+    assert pt.clock_step(time.thread_time) < 1e-4  # (its clock info, too, says nanoseconds)
+
+
+def test_a_clock_of_ticks_that_now_and_then_steps_by_microseconds_is_a_clock_of_ticks():
+    # under a CPU-time limit about one step in 15 is of microseconds; the least step of three
+    # sized samples for a fine clock, read them as 0 or a tick, and the sound engine "grew"
+    readings = itertools.accumulate([0.0, 1e-5, TICK, 1e-5, TICK, TICK, TICK, TICK, TICK, TICK])
+    ticks = iter(value for value in readings for _ in range(3))  # each reading read three times
+    assert pt.clock_step(lambda: next(ticks)) == pytest.approx(TICK)
+
+
+def test_a_clock_that_never_moves_steps_by_infinity_within_the_sample_wall(monkeypatch):
+    monkeypatch.setattr(pt, "SAMPLE_WALL", 0.05)
+    t0 = time.perf_counter()
+    assert pt.clock_step(lambda: 1.0) == math.inf
+    assert time.perf_counter() - t0 < 1.0  # not a hang
+
+
+def test_the_process_clock_is_kept_when_fine_and_the_thread_clock_taken_when_it_ticks(monkeypatch):
+    monkeypatch.setattr(pt, "clock", time.perf_counter)  # fine here, and under mutmut's CPU limit
+    assert pt.choose_clock()[0] is time.perf_counter and pt.choose_clock()[2] == ""
     monkeypatch.setattr(pt, "clock", _ticking_clock)
-    assert pt.clock_step() == pytest.approx(TICK, rel=1e-9)
+    timer, step, said = pt.choose_clock()
+    assert timer is time.thread_time and step < 1e-4
+    assert said == (
+        "timed by this thread's CPU time (time.thread_time): this process's CPU clock steps by 4 ms "
+        "(work of other threads is not counted)"
+    )
+    monkeypatch.setattr(pt, "fallback_clock", lambda: _ticking_clock() + 0.5)  # no finer: kept
+    assert pt.choose_clock() == (_ticking_clock, pytest.approx(TICK, rel=1e-9), "")
+
+
+@pytest.mark.parametrize("engine", [sound.Value, exponential_backward.Value], ids=["sound", "exponential"])
+def test_a_process_clock_of_ticks_is_judged_by_the_thread_clock(monkeypatch, engine):
+    # as under mutmut's CPU-time limit: the verdicts of a fine clock, and the reason says which clock
+    monkeypatch.setattr(pt, "clock", _ticking_clock)
+    result = pt.probe_time(engine)
+    assert "time.thread_time" in result.reason and "steps by 4 ms" in result.reason
+    kinds = sorted(f.kind for f in result.findings)
+    if engine is sound.Value:
+        assert (result.status, result.judged, kinds) == ("passed", 2, [])
+    else:
+        assert result.status == "failed" and "exponential_time" in kinds
 
 
 @pytest.mark.parametrize("engine", [sound.Value, exponential_backward.Value], ids=["sound", "exponential"])
@@ -133,6 +175,7 @@ def test_a_clock_of_ticks_gets_samples_of_many_ticks_and_no_false_alarm(monkeypa
     # Regression (mutmut's workers run under a CPU-time limit): one pass read as 0 s asked for
     # 0.001 / 1e-9 = a million passes a sample, and the probe ran for minutes past its budget
     monkeypatch.setattr(pt, "clock", _ticking_clock)
+    monkeypatch.setattr(pt, "fallback_clock", _ticking_clock)  # no finer clock to fall back on
     monkeypatch.setattr(pt, "BUDGET", 1.0)  # a clock of ticks cannot judge anyway: save CI 6 s
     asked = []
     forward = pt._forward

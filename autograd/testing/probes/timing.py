@@ -14,7 +14,10 @@ the clock (measured: ``clock_step``), chain and ladder
 interleaved, the minimum of ``REPEATS`` samples kept (load only ever adds time).
 Every time is this process's CPU time (``time.process_time``), so other
 processes on the machine take neither samples nor budget from the probe
-(``WALL_CAP`` seconds of wall time stop it all the same).
+(``WALL_CAP`` seconds of wall time stop it all the same).  Where that clock is
+coarse (a process under a CPU-time limit reads 4 ms ticks) and this thread's CPU
+time (``time.thread_time``) is fine, the probe times with the thread's clock and
+says so: it then misses work an engine hands to other threads.
 Growth is ``exponential_time`` when the ratio grows by ``GROWTH`` or more at
 ``CONFIRM`` successive sizes (k up by ``STEP`` each) and ends ``RATIO_MIN`` times
 above the chain: a flat ratio with noise cannot do that.  Forward (build and
@@ -45,6 +48,7 @@ SIZES = tuple(range(4, 29, STEP))
 REPEATS = 5
 SAMPLE_SECONDS = 0.001  # a sample repeats the pass until the chain's batch takes this long
 SAMPLE_TICKS = 20  # and this many steps of the clock: a coarse clock's 4 ms tick is then 5 %
+STEPS = 5  # steps of the clock measured (the largest is taken)
 COARSE_STEP = 1e-4  # a clock step above this is worth saying when the budget runs out
 SAMPLE_WALL = 0.5  # wall seconds: a clock that has not moved by then gets no more passes a sample
 GROWTH = 1.5  # the least growth of the ratio per step that counts
@@ -56,6 +60,7 @@ WALL_CAP = 8 * BUDGET  # wall seconds: on a machine this loaded, stop anyway (in
 RUN_CAP = 0.3  # seconds: a ladder pass slower than this is not grown further
 PHASES = ("forward", "backward")
 clock = time.process_time  # CPU seconds of this process: what load does not inflate
+fallback_clock = time.thread_time  # this thread's: stays fine where the process's steps by ticks
 
 
 def ladder(eng: Engine, k: int) -> Any:
@@ -90,48 +95,78 @@ def _backward(eng: Engine, outs: list[Any]) -> None:
         eng.backward(y)
 
 
-def _sample(eng: Engine, build: Callable[[Engine, int], Any], k: int, inner: int) -> tuple[float, float]:
+Clock = Callable[[], float]
+
+
+def _sample(
+    eng: Engine, build: Callable[[Engine, int], Any], k: int, inner: int, timer: Clock
+) -> tuple[float, float]:
     """Seconds for ``inner`` builds (reading the output's number) and ``inner`` backward passes;
     what the engine raises is ``EngineRaised``."""
-    t0 = clock()
+    t0 = timer()
     outs = engine_call(f"forward at k = {k}", _forward, eng, build, k, inner)
-    t1 = clock()
+    t1 = timer()
     engine_call(f"backward() at k = {k}", _backward, eng, outs)
-    t2 = clock()
+    t2 = timer()
     return t1 - t0, t2 - t1
 
 
-def clock_step() -> float:
-    """The least step ``clock`` takes here, measured: a process under a CPU-time limit (``ulimit
+def clock_step(timer: Clock) -> float:
+    """The least step ``timer`` takes here, measured: a process under a CPU-time limit (``ulimit
     -t``, as mutmut runs its workers) reads a clock of scheduler ticks (4 ms), though
-    ``time.get_clock_info`` still says nanoseconds."""
+    ``time.get_clock_info`` still says nanoseconds.  The largest of ``STEPS`` steps: that clock now
+    and then steps by microseconds (measured: 12 of 185 steps), and a sample sized for one of those
+    reads as 0 or a tick, which looked like growth.  A clock that does not move in ``SAMPLE_WALL``
+    wall seconds steps by ``inf``."""
     steps = []
-    for _ in range(3):
-        t0 = t1 = clock()
+    for _ in range(STEPS):
+        wall = time.perf_counter()
+        t0 = t1 = timer()
         while t1 == t0:
-            t1 = clock()
+            if time.perf_counter() - wall > SAMPLE_WALL:
+                return math.inf
+            t1 = timer()
         steps.append(t1 - t0)
-    return min(steps)
+    return max(steps)
 
 
-def _passes_per_sample(eng: Engine, k: int, least: float) -> int:
+def choose_clock() -> tuple[Clock, float, str]:
+    """``(timer, its step, what to say of it)``: ``clock``, or ``fallback_clock`` where ``clock`` is
+    coarse and the fallback finer."""
+    step = clock_step(clock)
+    if step <= COARSE_STEP:
+        return clock, step, ""
+    fine = clock_step(fallback_clock)
+    if fine >= step:
+        return clock, step, ""
+    return (
+        fallback_clock,
+        fine,
+        (
+            f"timed by this thread's CPU time (time.thread_time): this process's CPU clock steps by "
+            f"{step * 1000:.3g} ms (work of other threads is not counted)"
+        ),
+    )
+
+
+def _passes_per_sample(eng: Engine, k: int, least: float, timer: Clock) -> int:
     """Chain passes in one sample: doubled until a batch takes ``least`` seconds as the clock reads
     it.  (Divided from one pass's time instead, a clock that read that pass as 0 asked for a
     million passes a sample, and the probe ran far past its budget.)"""
     inner = 1
     while True:
         wall = time.perf_counter()
-        forward_s, backward_s = _sample(eng, chain, k, inner)
+        forward_s, backward_s = _sample(eng, chain, k, inner, timer)
         if forward_s + backward_s >= least or time.perf_counter() - wall >= SAMPLE_WALL:
             return inner
         inner *= 2
 
 
-def _measure(eng: Engine, k: int, backward: bool, step: float) -> dict[str, dict[str, float]]:
-    """``{phase: {graph: seconds per pass}}`` at k levels: minima over interleaved samples, each a
-    batch long enough for a clock of ``step`` seconds."""
+def _measure(eng: Engine, k: int, backward: bool, step: float, timer: Clock) -> dict[str, dict[str, float]]:
+    """``{phase: {graph: seconds per pass}}`` at k levels by ``timer``: minima over interleaved
+    samples, each a batch long enough for a clock of ``step`` seconds."""
     forward_only = not backward
-    inner = _passes_per_sample(eng, k, max(SAMPLE_SECONDS, SAMPLE_TICKS * step))
+    inner = _passes_per_sample(eng, k, max(SAMPLE_SECONDS, SAMPLE_TICKS * step), timer)
     best = {p: {g: math.inf for g in GRAPHS} for p in PHASES}
     enabled = gc.isenabled()
     gc.disable()  # a collection inside a sample would be charged to it (the garbage waits)
@@ -139,11 +174,11 @@ def _measure(eng: Engine, k: int, backward: bool, step: float) -> dict[str, dict
         for _ in range(REPEATS):
             for name, build in GRAPHS.items():
                 if forward_only:
-                    t0 = clock()
+                    t0 = timer()
                     engine_call(f"forward at k = {k}", _forward, eng, build, k, inner)
-                    f, b = clock() - t0, math.inf
+                    f, b = timer() - t0, math.inf
                 else:
-                    f, b = _sample(eng, build, k, inner)
+                    f, b = _sample(eng, build, k, inner, timer)
                 best["forward"][name] = min(best["forward"][name], f / inner)
                 best["backward"][name] = min(best["backward"][name], b / inner)
     finally:
@@ -239,8 +274,8 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
     """Forward and backward time of a ladder of shared diamonds against a chain, as k grows."""
     eng = resolve_engine(engine)
     passes = {p: _Pass(p) for p in PHASES}
-    step = clock_step()
-    start, wall = clock(), time.perf_counter()
+    timer, step, timed_by = choose_clock()
+    start, wall = timer(), time.perf_counter()
     costs: list[float] = []  # CPU seconds each size took: the next one is predicted from them
     try:
         for k in SIZES:
@@ -249,15 +284,15 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
                 break
             growth = costs[-1] / costs[-2] if len(costs) >= 2 else 1.0
             predicted = costs[-1] * max(1.0, growth) if costs else 0.0
-            if clock() - start + predicted > BUDGET or time.perf_counter() - wall > WALL_CAP:
+            if timer() - start + predicted > BUDGET or time.perf_counter() - wall > WALL_CAP:
                 for p in open_passes:
                     p.stopped = f"the budget ({BUDGET:g} CPU s, {WALL_CAP:g} s wall) would run out at k = {k}"
                     if step > COARSE_STEP:  # say why a sample had to be so long
-                        p.stopped += f" (this process's CPU clock steps by {step * 1000:.3g} ms)"
+                        p.stopped += f" (the CPU clock steps by {step * 1000:.3g} ms)"
                 break
-            before = clock()
-            best = _measure(eng, k, backward=passes["backward"].open, step=step)
-            costs.append(clock() - before)
+            before = timer()
+            best = _measure(eng, k, backward=passes["backward"].open, step=step, timer=timer)
+            costs.append(timer() - before)
             for p in open_passes:
                 p.add(k, best[p.name]["chain"], best[p.name]["ladder"])
             if passes["forward"].confirmed is not None and passes["backward"].open:
@@ -301,8 +336,10 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
             )
     reason = (
         f"ladders of k shared diamonds vs chains, k in {SIZES[0]}..{SIZES[-1]} step {STEP}, "
-        f"{clock() - start:.2g} CPU s"
+        f"{timer() - start:.2g} CPU s"
     )
+    if timed_by:
+        reason += "; " + timed_by
     if notes:
         reason += "; " + "; ".join(notes)
     return outcome("time", findings, judged=judged, unit="passes", inconclusive=inconclusive, reason=reason)
