@@ -28,6 +28,7 @@ def test_the_classic_is_one_by_sympy_and_by_our_engine():
 def test_our_engine_passes_every_nest(seed):
     result = pn.probe_nested(autograd, examples=40, seed=seed)
     assert result.status == "passed", result.findings
+    assert (result.name, result.unit) == ("nested", "nests")  # the report's row and its count's unit
     assert result.judged == 10 and result.inconclusive == 0
     assert "two and three levels" in result.reason
 
@@ -345,6 +346,16 @@ def test_a_float_off_by_more_than_rounding_is_a_defect_for_answers_below_one_too
         f"gives {0.5 * (1 + 2e-9)!r}, sympy 0.5"
     )  # one nest: no tally
     assert kinds["wrong_gradient"].actual == repr(1 + 2e-9) and kinds["wrong_gradient"].check == "nested"
+
+
+@pytest.mark.parametrize(("answer", "kind"), [(pn.FLOAT_RTOL, "inconclusive"), (2 * pn.FLOAT_RTOL, "wrong_gradient")])
+def test_a_float_off_by_exactly_the_tolerance_is_rounding_and_just_beyond_a_defect(monkeypatch, answer, kind):
+    # the rule is "off by more than 1e-9" (absolute below 1): a float answer of 1e-9 where sympy says
+    # 0 is the one difference a float shows exactly at that edge
+    monkeypatch.setattr(pn.Nest, "expected", lambda nest, below=None: Fraction(0))
+    result = pn.probe_nested(_engine(_Answers, convert=lambda x: answer))
+    assert {f.kind for f in result.findings} == {kind}
+    assert (result.judged, result.inconclusive) == ((0, 7) if kind == "inconclusive" else (7, 0))
 
 
 @pytest.mark.parametrize(("examples", "count"), [(0, 4), (19, 4), (20, 5), (47, 11), (48, 12), (1000, 12)])
