@@ -45,6 +45,7 @@ for line in sys.stdin:
 """
 #: A death is bisected until the gap is this fraction of the chain (each death costs an interpreter).
 DEATH_PRECISION = 0.05
+BISECTIONS_MAX = 64  # bisecting 10_000..DEPTH_MAX to one step takes 17
 
 
 class _NoChild(Exception):
@@ -81,7 +82,9 @@ def _depth_search(child: EngineChild) -> tuple[int, int, str | Died | None, int]
             bad = steps
             break
         good = steps
-    while error is not None and bad - good > 1:
+    for _ in range(BISECTIONS_MAX):  # a bound, never reached: no slip in this loop can hang an audit
+        if error is None or bad - good <= 1:
+            break
         if isinstance(error, Died) and bad - good <= DEATH_PRECISION * bad:
             break  # close enough: where a stack overflows depends on the machine anyway
         mid = (good + bad) // 2
