@@ -348,8 +348,10 @@ def test_a_float_off_by_more_than_rounding_is_a_defect_for_answers_below_one_too
     assert kinds["wrong_gradient"].actual == repr(1 + 2e-9) and kinds["wrong_gradient"].check == "nested"
 
 
-@pytest.mark.parametrize(("answer", "kind"), [(pn.FLOAT_RTOL, "inconclusive"), (2 * pn.FLOAT_RTOL, "wrong_gradient")])
-def test_a_float_off_by_exactly_the_tolerance_is_rounding_and_just_beyond_a_defect(monkeypatch, answer, kind):
+@pytest.mark.parametrize(
+    ("answer", "kind"), [(pn.FLOAT_RTOL, "inconclusive"), (2 * pn.FLOAT_RTOL, "wrong_gradient")]
+)
+def test_a_float_off_by_exactly_the_tolerance_is_rounding_beyond_it_a_defect(monkeypatch, answer, kind):
     # the rule is "off by more than 1e-9" (absolute below 1): a float answer of 1e-9 where sympy says
     # 0 is the one difference a float shows exactly at that edge
     monkeypatch.setattr(pn.Nest, "expected", lambda nest, below=None: Fraction(0))
