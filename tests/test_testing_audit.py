@@ -388,6 +388,29 @@ def test_probes_run_in_the_registry_order_and_their_own_failures_propagate(monke
         _run_probes(resolve_engine(autograd), examples=3, seed=0)
 
 
+def test_what_the_engine_raises_past_a_probe_leaves_it_not_judged_and_the_audit_goes_on(monkeypatch):
+    # the memory probe once let a later graph's exception escape, and the audit crashed: whatever
+    # probe does so, the engine's exception is a fact of the engine (run alone or in the audit)
+    from autograd.testing.audit import _run_probes, run_check
+    from autograd.testing.boundary import engine_call
+
+    audit_module = sys.modules["autograd.testing.audit"]
+
+    def probe_cut_short(engine, *, examples, seed):
+        engine_call("the third backward()", lambda: 1 / 0)
+
+    monkeypatch.setattr(audit_module, "PROBES", [("cut", probe_cut_short)])
+    for result in (_run_probes(resolve_engine(autograd), examples=3, seed=0)[0], run_check("cut", autograd)):
+        counts = (result.name, result.status, result.judged, result.inconclusive)
+        assert counts == ("cut", "not_applicable", 0, 1)
+        (finding,) = result.findings
+        raised = "ZeroDivisionError: division by zero"
+        assert (finding.kind, finding.check, finding.actual) == ("inconclusive", "cut", raised)
+        assert finding.summary == (
+            "cut not judged: the engine raised ZeroDivisionError: division by zero (the third backward())"
+        )
+
+
 # The probes branch's fixture engines: correct gradients, each with one adaptation or convention.
 # Regression: missing_ops made linearity multiply by a Fraction (c * Value, which it lacks) and the
 # stateful machine apply ops it does not have, both reported as crashes.

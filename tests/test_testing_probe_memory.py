@@ -106,6 +106,29 @@ def test_a_tape_that_keeps_the_last_graph_is_not_a_leak():
     assert "convention" in kinds(result)
 
 
+@pytest.mark.parametrize("weak", [True, False], ids=["weak references", "tracemalloc"])
+def test_an_engine_that_raises_on_a_later_graph_is_not_judged_and_the_audit_goes_on(monkeypatch, weak):
+    # what an engine raises is a fact about it: the third backward() raising once escaped the probe,
+    # and the audit crashed
+    calls = []
+
+    class TapeFull(sound.Value):
+        def backward(self):
+            calls.append(1)
+            if len(calls) > 2:
+                raise RuntimeError("tape full")
+            super().backward()
+
+    monkeypatch.setattr(pm, "_weakrefs_supported", lambda eng: weak)
+    result = pm.probe_memory(resolve_engine(TapeFull))
+    assert (result.status, result.judged, result.inconclusive) == ("not_applicable", 0, 1)
+    (finding,) = result.findings
+    assert (finding.kind, finding.check) == ("inconclusive", "memory")
+    assert finding.summary.endswith("then a later one raised RuntimeError: tape full")
+    assert finding.actual == "RuntimeError: tape full"
+    assert gc.isenabled() and not tracemalloc.is_tracing()
+
+
 def test_the_probe_leaves_the_collector_and_tracemalloc_as_it_found_them():
     assert gc.isenabled() and not tracemalloc.is_tracing()
     pm.probe_memory(autograd)

@@ -805,9 +805,22 @@ def _check_second_order(
 PROBES: list[tuple[str, Callable[..., CheckOutcome]]] = list(probes.PROBES.items())
 
 
+def _run_probe(
+    name: str, probe: Callable[..., CheckOutcome], eng: Engine, examples: int, seed: int
+) -> CheckOutcome:
+    """One probe.  What the engine raises where the probe did not expect it leaves the probe not
+    judged (a fact of the engine: the audit goes on, and says so); a probe's own failure propagates."""
+    try:
+        return probe(eng, examples=examples, seed=seed)
+    except EngineRaised as raised:
+        summary = f"{name} not judged: the engine raised {raised.line()} ({raised.stage})"
+        found = [Finding("inconclusive", name, summary, actual=raised.line())]
+        return outcome(name, found, judged=0, unit="runs", inconclusive=1, reason="cut short by the engine")
+
+
 def _run_probes(eng: Engine, examples: int, seed: int) -> list[CheckOutcome]:
-    """Every probe of :data:`PROBES`, each on its own; a probe's own failure propagates."""
-    return [probe(eng, examples=examples, seed=seed) for _, probe in PROBES]
+    """Every probe of :data:`PROBES`, each on its own (:func:`_run_probe`)."""
+    return [_run_probe(name, probe, eng, examples, seed) for name, probe in PROBES]
 
 
 # ---------------------------------------------------------------------- audit
@@ -945,7 +958,7 @@ def _run_one(
     """A check of :func:`run_checks` other than the per-op and extra-op ones."""
     probe = dict(PROBES).get(name)
     if probe is not None:
-        return probe(eng, examples=examples, seed=seed)
+        return _run_probe(name, probe, eng, examples, seed)
     if name == "ops":
         return _check_ops(eng, capabilities(eng))
     if name in _PROPERTIES:

@@ -332,11 +332,25 @@ def probe_memory(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutc
     except EngineRaised as raised:  # the engine cannot build or differentiate the graph: nothing to measure
         reason = f"the graph could not be built and differentiated: {raised.line()}"
         return outcome("memory", [], judged=0, unit="runs", reason=reason)
-    if _weakrefs_supported(eng):
-        findings, how = _judge_weakrefs(eng, recipe)
-        judged = True
-    else:
-        findings, how, judged = _judge_tracemalloc(eng, recipe)
+    try:
+        if _weakrefs_supported(eng):
+            findings, how = _judge_weakrefs(eng, recipe)
+            judged = True
+        else:
+            findings, how, judged = _judge_tracemalloc(eng, recipe)
+    except EngineRaised as raised:  # built once, then not again: what a cut-short run measured says nothing
+        summary = f"memory not judged: the graph was built once, then a later one raised {raised.line()}"
+        found = [
+            Finding(
+                "inconclusive",
+                "memory",
+                summary,
+                expected="every graph of the run built",
+                actual=raised.line(),
+            )
+        ]
+        reason = "the run of graphs was cut short by the engine"
+        return outcome("memory", found, judged=0, unit="runs", inconclusive=1, reason=reason)
     return outcome(
         "memory", findings, judged=int(judged), inconclusive=int(not judged), unit="runs", reason=how
     )
