@@ -406,6 +406,7 @@ def test_what_the_engine_raises_past_a_probe_leaves_it_not_judged_and_the_audit_
         (finding,) = result.findings
         raised = "ZeroDivisionError: division by zero"
         assert (finding.kind, finding.check, finding.actual) == ("inconclusive", "cut", raised)
+        assert (result.unit, result.reason) == ("runs", "cut short by the engine")
         assert finding.summary == (
             "cut not judged: the engine raised ZeroDivisionError: division by zero (the third backward())"
         )
