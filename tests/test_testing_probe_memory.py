@@ -126,7 +126,8 @@ def test_an_engine_that_raises_on_a_later_graph_is_not_judged_and_the_audit_goes
     assert (finding.kind, finding.check) == ("inconclusive", "memory")
     assert finding.summary.endswith("then a later one raised RuntimeError: tape full")
     assert (finding.actual, finding.expected) == ("RuntimeError: tape full", "every graph of the run built")
-    assert (result.name, result.unit, result.reason) == ("memory", "runs", "the run of graphs was cut short by the engine")
+    cut_short = "the run of graphs was cut short by the engine"
+    assert (result.name, result.unit, result.reason) == ("memory", "runs", cut_short)
     assert gc.isenabled() and not tracemalloc.is_tracing()
 
 
