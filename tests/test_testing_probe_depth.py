@@ -7,6 +7,8 @@ import signal
 import subprocess
 import sys
 
+import pytest
+
 from autograd.testing.boundary import Died, EngineChild, child_path
 from autograd.testing.engines import resolve_engine
 from autograd.testing.probes import depth
@@ -94,6 +96,36 @@ def test_an_exit_without_a_signal_during_a_chain_is_a_crash_too():
     assert (crash.kind, limit.kind) == ("crash", "depth_limit")
     assert crash.actual == "exit status 3 during backward()"
     assert "steps kills the interpreter (exit status 3)" in crash.summary
+
+
+@pytest.mark.parametrize(
+    ("dies_from", "judged", "good", "children"),
+    [
+        # by hand, each death costing a fresh interpreter: 1 survives, 10 dies; 5 7 8 9 survive (gap 1)
+        (10, 6, 9, "2 child interpreters"),
+        # 1 10 survive, 100 dies; 55 77 88 94 97 survive: a gap of 3 is within 5% of 100
+        (100, 8, 97, "2 child interpreters"),
+        # 1 10 survive, 100 55 die, 32 survives, 43 dies, 37 survives, 40 dies, 38 survives: a gap of
+        # 2 is exactly 5% of 40, close enough (5 interpreters: the first and one after each death)
+        (40, 9, 38, "5 child interpreters"),
+        # 1 .. 1,000 survive, 10,000 dies; 5,500 7,750 8,875 9,437 9,718 survive (282 <= 500)
+        (10_000, 10, 9718, "2 child interpreters"),
+    ],
+)
+def test_a_death_from_a_chosen_length_is_bisected_to_within_five_percent(
+    monkeypatch, dies_from, judged, good, children
+):
+    # a chain of n steps is 2 n + 3 nodes: the fixture exits past 2 * dies_from + 2 of them
+    monkeypatch.setenv("DEEP_EXITS_DEPTH", str(2 * dies_from + 2))
+    outcome = depth.probe_depth(deep_exits.Value)
+    crash, limit = outcome.findings
+    assert (outcome.judged, outcome.status) == (judged, "failed")
+    assert outcome.reason.endswith(f"recursion limit 1000, in {children}")
+    assert limit.actual == f"{good:,} steps (exit status 3 at {dies_from:,} steps, during backward())"
+    assert crash.summary == (
+        f"backward() of a chain y = y*w + b of {dies_from:,} steps kills the interpreter (exit status 3); "
+        f"{good:,} steps survive"
+    )
 
 
 def test_a_recursion_error_stays_a_depth_limit_bisected_to_the_step():
