@@ -7,6 +7,8 @@ import signal
 import subprocess
 import sys
 
+import pytest
+
 from autograd.testing.boundary import Died, EngineChild, child_path
 from autograd.testing.engines import resolve_engine
 from autograd.testing.probes import depth
@@ -96,6 +98,44 @@ def test_an_exit_without_a_signal_during_a_chain_is_a_crash_too():
     assert "steps kills the interpreter (exit status 3)" in crash.summary
 
 
+@pytest.mark.parametrize(
+    ("dies_from", "judged", "good", "children"),
+    [
+        # by hand, each death costing a fresh interpreter: 1 survives, 10 dies; 5 7 8 9 survive (gap 1)
+        (10, 6, 9, "2 child interpreters"),
+        # 1 10 survive, 100 dies; 55 77 88 94 97 survive: a gap of 3 is within 5% of 100
+        (100, 8, 97, "2 child interpreters"),
+        # 1 10 survive, 100 55 die, 32 survives, 43 dies, 37 survives, 40 dies, 38 survives: a gap of
+        # 2 is exactly 5% of 40, close enough (5 interpreters: the first and one after each death)
+        (40, 9, 38, "5 child interpreters"),
+        # 1 .. 1,000 survive, 10,000 dies; 5,500 7,750 8,875 9,437 9,718 survive (282 <= 500)
+        (10_000, 10, 9718, "2 child interpreters"),
+    ],
+)
+def test_a_death_from_a_chosen_length_is_bisected_to_within_five_percent(
+    monkeypatch, dies_from, judged, good, children
+):
+    # a chain of n steps is 2 n + 3 nodes: the fixture exits past 2 * dies_from + 2 of them
+    monkeypatch.setenv("DEEP_EXITS_DEPTH", str(2 * dies_from + 2))
+    outcome = depth.probe_depth(deep_exits.Value)
+    crash, limit = outcome.findings
+    assert (outcome.judged, outcome.status) == (judged, "failed")
+    assert outcome.reason.endswith(f"recursion limit 1000, in {children}")
+    assert limit.actual == f"{good:,} steps (exit status 3 at {dies_from:,} steps, during backward())"
+    assert crash.summary == (
+        f"backward() of a chain y = y*w + b of {dies_from:,} steps kills the interpreter (exit status 3); "
+        f"{good:,} steps survive"
+    )
+
+
+def test_an_address_in_upper_case_hex_is_left_out_of_the_error_too():
+    class Child:  # answers as the depth probe's child does: the exception's line
+        def ask(self, request):
+            return f"RuntimeError: node at 0x7FFE5A2C10 of {request} steps overflowed"
+
+    assert depth._depth_failure(Child(), 5) == "RuntimeError: node of 5 steps overflowed"
+
+
 def test_a_recursion_error_stays_a_depth_limit_bisected_to_the_step():
     (finding,) = depth.probe_depth(recursive.Value).findings
     assert finding.kind == "depth_limit" and "raise RecursionError" in finding.summary
@@ -103,6 +143,16 @@ def test_a_recursion_error_stays_a_depth_limit_bisected_to_the_step():
     assert 300 < steps < 1000 // 2  # two nested calls of the recursive sort per step, limit 1000
     assert chain_in_child(recursive, steps) is None
     assert chain_in_child(recursive, steps + 1).startswith("RecursionError")
+    # the reproducer, pasted where the recursion limit was raised (as some tools do), still runs at
+    # Python's default and shows the RecursionError
+    paste = "import sys; sys.setrecursionlimit(50_000); exec(sys.argv[1])"
+    env = dict(os.environ, PYTHONPATH=child_path())
+    run = subprocess.run(
+        [sys.executable, "-c", paste, finding.reproducer], env=env, capture_output=True, text=True
+    )
+    assert run.stdout.startswith(
+        f"expected: backward() completes {steps + 11} steps; actual: RecursionError"
+    ), run.stderr
     fine = depth.probe_depth(sound.Value)
     assert (fine.name, fine.status, fine.unit, fine.judged) == (
         "depth",
@@ -141,6 +191,10 @@ def test_an_exception_at_depth_is_bisected_to_the_step_and_shown_without_address
         "expected: backward() completes 1509 steps; actual: ValueError graph too deep at <object object at 0x"
     )
     assert run.stdout.rstrip().endswith(": 3021 nodes " + "x" * 400)
+    # and says so once the engine is fixed (here: a deeper limit for the fixture)
+    env["DEEP_RAISES_DEPTH"] = "100000"
+    run = subprocess.run([sys.executable, "-c", finding.reproducer], env=env, capture_output=True, text=True)
+    assert (run.returncode, run.stdout) == (0, "backward() completed 1509 steps\n"), run.stderr
 
 
 def test_the_child_answers_tells_its_stage_at_death_and_is_started_again():
@@ -188,6 +242,9 @@ def test_an_engine_a_fresh_interpreter_cannot_import_is_not_judged():
         and "ImportError" in finding.summary
     )
     assert outcome.status == "not_applicable" and outcome.inconclusive == 1
+    assert (outcome.name, outcome.unit, outcome.judged) == ("depth", "chains", 0)
+    assert outcome.reason == "chains y = y*w + b of up to 100,000 steps at recursion limit 1000"
+    assert (finding.check, finding.expected) == ("depth", "an engine importable by name")
 
 
 def test_crashes_of_no_op_found_by_different_checks_are_both_reported():
