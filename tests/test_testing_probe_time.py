@@ -140,7 +140,7 @@ def test_a_clock_that_never_moves_steps_by_infinity_within_the_sample_wall(monke
     monkeypatch.setattr(pt, "SAMPLE_WALL", 0.05)
     t0 = time.perf_counter()
     assert pt.clock_step(lambda: 1.0) == math.inf
-    assert time.perf_counter() - t0 < 1.0  # not a hang
+    assert time.perf_counter() - t0 < 30  # not a hang (a bound for a hang, not a speed target)
 
 
 def test_the_process_clock_is_kept_when_fine_and_the_thread_clock_taken_when_it_ticks(monkeypatch):
