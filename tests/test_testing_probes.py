@@ -303,3 +303,17 @@ class _ProductIsNone(accepts_strings.Value):
 def test_the_step_an_accepted_bad_input_fails_in_is_named(engine, where):
     (invalid, _) = run("bad_inputs", engine).findings
     assert f"complex(1, 2): accepted, fails later, in {where}" in invalid.actual
+
+
+def test_a_str_operand_accepted_is_a_finding_with_its_data_and_a_reproducer_that_shows_it():
+    # v * 's' with v = 2 is 'ss' in Python: an engine that multiplies its data unchecked accepts it
+    (_, mul) = run("bad_inputs", accepts_strings.Value).findings
+    assert (mul.kind, mul.check, mul.op) == ("accepts_invalid", "bad_inputs", "mul")
+    assert mul.summary == "v * 's' with v = 2 is accepted: data 'ss'"
+    assert (mul.expected, mul.actual) == ("TypeError naming the op and the str", "accepted, data 'ss'")
+    shown = "expected: TypeError for v * 's'; actual: accepted, data = 'ss'\n"
+    assert run_reproducer(mul.reproducer) == shown
+    # pasted for an engine that refuses it, it says so
+    theirs = f"from {accepts_strings.__name__} import Value"
+    ours = mul.reproducer.replace(theirs, "from autograd import Value")
+    assert run_reproducer(ours).startswith("refused: TypeError(")
