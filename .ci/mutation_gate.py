@@ -250,15 +250,14 @@ def excluded_lines(config: dict) -> list[str]:
     return found
 
 
-def survivors(workdir: Path, statuses: tuple[str, ...] = SURVIVING) -> dict[str, str]:
-    """{mutant name: status} for every mutant `mutmut results` reports with one of ``statuses``
-    (by default the surviving ones; it also lists the ones that timed out, which count as killed,
-    so they need no row)."""
+def statuses(workdir: Path) -> dict[str, str]:
+    """{mutant name: status} for every mutant `mutmut results` reports: the surviving ones
+    (SURVIVING) and the ones that timed out (counted as killed, so they need no row)."""
     out = mutmut(workdir, "results").stdout
     found = {}
     for line in out.splitlines():
         name, sep, status = line.strip().rpartition(": ")
-        if sep and "__mutmut_" in name and status in statuses:
+        if sep and "__mutmut_" in name:
             found[name] = status
     return found
 
@@ -334,7 +333,8 @@ def gate(target: str, args: argparse.Namespace) -> bool:
     stats = json.loads(stats_file.read_text(encoding="utf-8"))
     counted = sum(v for k, v in stats.items() if k != "total")
     stats["not_checked"] = stats["total"] - counted
-    alive = survivors(workdir)
+    reported = statuses(workdir)
+    alive = {name: status for name, status in reported.items() if status in SURVIVING}
     identity = identities(workdir, sorted(alive))
     alive_ids = Counter(identity.values())
     listed, listed_excluded = documented(doc)
@@ -382,7 +382,7 @@ def gate(target: str, args: argparse.Namespace) -> bool:
             f"{len(excluded)} lines excluded (pragma or do_not_mutate_patterns) but {listed_excluded} "
             f"rows under '## Excluded' in {doc.relative_to(ROOT)}:\n    " + "\n    ".join(excluded)
         )
-    timed_out = sorted(survivors(workdir, ("timeout",)))
+    timed_out = sorted(name for name, status in reported.items() if status == "timeout")
     if timed_out:
         # credited as kills (mutmut's score does so too: a mutant that loops forever is caught by
         # CI's time limit), but a probe that times or forks can hang for reasons of its own under
