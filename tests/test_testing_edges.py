@@ -8,6 +8,7 @@ op gets its points with no edit to the probe, and run the probes on fixture engi
 
 import math
 import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -271,3 +272,83 @@ def test_the_out_of_domain_reproducer_says_refused_once_the_engine_is_fixed():
     fixed = invalid.reproducer.replace("from tests.engines.clamped_log import Value", ours)
     assert fixed != invalid.reproducer
     assert run_reproducer(fixed).startswith("refused: ValueError")
+
+
+def test_the_out_of_domain_outcome_counts_each_point_once_and_lists_at_most_four_a_group():
+    # ours refuses every point outside the domain: each one is in some group's list or its "N more"
+    outcome = probe_out_of_domain(autograd)
+    assert (outcome.name, outcome.unit) == ("out_of_domain", "points")
+    assert outcome.reason == f"{outcome.judged} points outside the ops' regions"
+    text = " ".join(f.summary for f in outcome.findings)
+    groups = re.split(r"outside its domain, ", text)[1:]
+    assert groups and all(re.match(r"raises [A-Za-z]+Error: ", g) for g in groups), text
+    more = [int(n) for n in re.findall(r"(-?\d+) more points", text)]
+    assert more and all(n >= 1 for n in more), text  # "N more" only when a group has over four
+    assert all(g.count(" at ") <= 4 for g in groups), text
+    assert text.count(" at ") + sum(more) == outcome.judged, text
+    assert "x.log() at x = 0.0; x.log() at x = -1.0" in text and "XX" not in text
+    assert all((f.kind, f.check) == ("convention", "out_of_domain") for f in outcome.findings)
+
+
+class _NanOutsideLog(sound.Value):
+    """log is -inf at 0 and nan below, as math's float functions in C: a convention, not garbage."""
+
+    check = staticmethod(lambda x: x)
+
+    def log(self):
+        return type(self)(-math.inf if self.data == 0 else math.nan) if self.data <= 0 else super().log()
+
+
+class _RealComplexOutsideLog(sound.Value):
+    """log outside its domain answers complex(-23.0, 0): a real number in a complex's clothes."""
+
+    check = staticmethod(lambda x: x)
+
+    def log(self):
+        return type(self)(complex(-23.0, 0)) if self.data <= 0 else super().log()
+
+
+def test_nan_or_inf_outside_the_domain_is_a_fact_listed_by_what_it_returns():
+    outcome = probe_out_of_domain(_NanOutsideLog)
+    log = [f for f in outcome.findings if f.op == "log"]
+    assert [f.kind for f in log] == ["convention"] and outcome.status == "passed"
+    assert "outside its domain, returns -inf: x.log() at x = 0.0" in log[0].summary
+    below = "x.log() at x = -1.0; x.log() at x = -1e-300; x.log() at x = -1e+300"
+    assert f"returns nan: {below}" in log[0].summary
+
+
+def test_a_complex_with_no_imaginary_part_outside_the_domain_is_a_finite_number_accepted():
+    outcome = probe_out_of_domain(_RealComplexOutsideLog)
+    invalid = [f for f in outcome.findings if f.op == "log"]
+    assert invalid and all(f.kind == "accepts_invalid" for f in invalid)
+    said = "x.log() at x = 0.0 is not a real number, yet returns a finite number: (-23+0j)"
+    assert said in invalid[0].summary
+
+
+class _PowersRefuseZero(sound.Value):
+    """x ** 0 refused with a TypeError: 0 is one of the exponents the op table lists for powc."""
+
+    def __pow__(self, c):
+        if c == 0:
+            raise TypeError("pow: no zero exponent")
+        return super().__pow__(c)
+
+
+class _AddingZeroRefused(sound.Value):
+    """x + 0 refused: 0 is not among addc's listed constants, so the probe's own added zero."""
+
+    def __add__(self, other):
+        if not isinstance(other, sound.Core) and other == 0:
+            raise ValueError("add: adding 0 is refused")
+        return super().__add__(other)
+
+
+def test_a_listed_constant_refused_is_a_crash_and_an_added_zero_refused_is_unsupported():
+    found = probe_edge_points(_PowersRefuseZero).findings
+    powers = [f for f in found if f.op == "powc" and f.kind != "convention"]  # not the range limits
+    assert {f.kind for f in powers} == {"crash"}, powers
+    assert "x ** 0 at x = " in powers[0].summary and "TypeError: pow: no zero exponent" in powers[0].summary
+    found = probe_edge_points(_AddingZeroRefused).findings
+    adding = [f for f in found if f.op == "addc" and f.kind != "convention"]
+    assert {f.kind for f in adding} == {"unsupported"}, adding
+    assert "x + 0: the constant 0 is refused (ValueError: add: adding 0 is refused)" in adding[0].summary

@@ -317,3 +317,52 @@ def test_a_str_operand_accepted_is_a_finding_with_its_data_and_a_reproducer_that
     theirs = f"from {accepts_strings.__name__} import Value"
     ours = mul.reproducer.replace(theirs, "from autograd import Value")
     assert run_reproducer(ours).startswith("refused: TypeError(")
+
+
+def test_the_bad_inputs_outcome_names_what_it_fed_and_counts_each_input():
+    outcome = run("bad_inputs", accepts_strings.Value)
+    assert (outcome.name, outcome.unit, outcome.judged) == ("bad_inputs", "inputs", 7)  # 6 data, 1 operand
+    fed = "'abc', None, complex(1, 2), float('nan'), True, [1]"
+    assert outcome.reason == f"6 invalid data values ({fed}) and v * 's'"
+    (data, _) = outcome.findings
+    assert (data.kind, data.check, data.op) == ("accepts_invalid", "bad_inputs", None)
+    assert data.expected == "TypeError or ValueError when the Value is made"
+
+
+class _RefusesIntsAndReadsStrProductsLazily(sound.Value):
+    """int data refused (the probe then starts from 2.0); v * 's' is accepted, and its data fails
+    only when read, as a lazy engine's would."""
+
+    @staticmethod
+    def check(x):
+        if isinstance(x, int):
+            raise TypeError(f"Value: float data only, got {x!r}")
+        return sound.check_number(x)
+
+    def _lift(self, other):  # an int constant is taken as a float
+        return other if isinstance(other, sound.Core) else type(self)(float(other))
+
+    def __mul__(self, other):
+        if not isinstance(other, str):
+            return super().__mul__(other)
+        out = type(self)(self.data)
+        out.pending = other
+        return out
+
+    @property
+    def data(self):
+        if getattr(self, "pending", None) is not None:
+            raise TypeError(f"mul: cannot multiply {self._data!r} by {self.pending!r}")
+        return self._data
+
+    @data.setter
+    def data(self, value):
+        self._data = value
+
+
+def test_a_str_operand_accepted_with_unreadable_data_is_found_from_a_float_start():
+    (mul,) = run("bad_inputs", _RefusesIntsAndReadsStrProductsLazily).findings
+    cannot = "a Value whose data cannot be read (TypeError: mul: cannot multiply 2.0 by 's')"
+    assert mul.summary == f"v * 's' with v = 2.0 is accepted: data {cannot}"
+    assert mul.actual == f"accepted, data {cannot}"
+    assert "v = _RefusesIntsAndReadsStrProductsLazily(2.0)" in mul.reproducer
