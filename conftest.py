@@ -29,6 +29,14 @@ settings.register_profile("thorough", max_examples=1000, derandomize=True, deadl
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "timing: asserts what the time probe measures; tox runs these alone, after the rest of the "
+        "suite has run on every core (beside other tests' load a pass can run out of its CPU budget)",
+    )
+
+
 # ---------------------------------------------------------------------- tests run alone
 import subprocess  # noqa: E402
 import sys  # noqa: E402

@@ -1,10 +1,22 @@
-"""Registers the ``slow`` marker and prints the bug-zoo table at the end of a run."""
+"""Registers the ``slow`` marker and prints the bug-zoo table at the end of a run (with or without
+pytest-xdist)."""
 
 
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "slow: takes seconds (training runs); left out of the mutation run (see [tool.mutmut])"
     )
+
+
+def pytest_runtest_logreport(report):
+    """Each bug's row of the table, from its test's report: under pytest-xdist the tests run in
+    worker processes, and only their reports reach the process that prints the summary."""
+    from regressions.test_bug_zoo import CAUGHT, CAUGHT_PROPERTY
+
+    for name, value in report.user_properties:
+        if name == CAUGHT_PROPERTY:
+            bug, checks = value
+            CAUGHT[bug] = list(checks)
 
 
 def pytest_terminal_summary(terminalreporter):

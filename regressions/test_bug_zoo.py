@@ -15,6 +15,7 @@ import pytest
 from regressions.bug_zoo import BUGS, outcomes
 
 CAUGHT: dict[str, list[str]] = {}  # bug -> the checks that failed on it, for the end-of-run table
+CAUGHT_PROPERTY = "bug_zoo_caught"  # how each test hands its row to the table (regressions/conftest.py)
 
 
 @pytest.mark.slow
@@ -25,7 +26,8 @@ def test_every_check_passes_on_the_real_engine():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("bug", list(BUGS))
-def test_bug_is_caught(bug):
+def test_bug_is_caught(bug, record_property):
     results = outcomes(BUGS[bug])
-    CAUGHT[bug] = [check for check, failure in results.items() if failure]
-    assert CAUGHT[bug], f"no check caught the bug '{bug}' ({BUGS[bug].what}); checks run: {sorted(results)}"
+    caught = [check for check, failure in results.items() if failure]
+    record_property(CAUGHT_PROPERTY, (bug, caught))  # a report's property reaches xdist's controller
+    assert caught, f"no check caught the bug '{bug}' ({BUGS[bug].what}); checks run: {sorted(results)}"

@@ -16,6 +16,8 @@ import pytest
 
 from autograd.testing import audit
 
+pytestmark = pytest.mark.timing  # the samples show the time probe's verdict: audits run alone (tox.ini)
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCK = re.compile(r"```\n\$ python -m autograd\.testing audit (\S+)\n(.*?)```", re.S)
 #: What differs from run to run, and how it is written when compared.

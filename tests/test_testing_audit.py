@@ -215,6 +215,7 @@ def test_a_rounding_artefact_is_never_called_a_wrong_gradient():
     assert not [f for f in findings if f.kind == "wrong_gradient"]
 
 
+@pytest.mark.timing  # the time probe's verdict is compared too: run alone (tox.ini)
 def test_the_same_seed_gives_the_same_report():
     first = audit("tests.engines.audit_wrong_mul", examples=5, seed=3).to_dict()
     second = audit("tests.engines.audit_wrong_mul", examples=5, seed=3).to_dict()

@@ -61,7 +61,9 @@ def _planted(outcome, kind, op, text):
     ]
 
 
-@pytest.mark.parametrize("check", list(PLANTED))
+@pytest.mark.parametrize(
+    "check", [pytest.param(c, marks=pytest.mark.timing) if c == "time" else c for c in PLANTED]
+)  # the time probe's verdict: run alone (tox.ini)
 def test_each_check_reports_its_planted_defect_and_not_on_the_sound_engine(check):
     fixture, kind, op, text, examples, ops = PLANTED[check]
     found = run_check(check, f"tests.engines.{fixture}", examples=examples, ops=ops)

@@ -19,6 +19,8 @@ from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.probes import timing as pt
 from tests.engines import exponential_backward, lazy_forward, sound
 
+pytestmark = pytest.mark.timing  # what the probe measures: run alone (tox.ini)
+
 
 @pytest.mark.parametrize(
     "engine", [autograd, micrograd.engine, sound.Value], ids=["autograd", "micrograd", "sound"]
