@@ -251,8 +251,8 @@ def excluded_lines(config: dict) -> list[str]:
 
 
 def statuses(workdir: Path) -> dict[str, str]:
-    """{mutant name: status} for every mutant `mutmut results` reports: the surviving ones
-    (SURVIVING) and the ones that timed out (counted as killed, so they need no row)."""
+    """{mutant name: status} for every mutant `mutmut results` lists (all but the killed ones): the
+    caller picks the surviving ones (SURVIVING) and the ones that timed out (counted as killed)."""
     out = mutmut(workdir, "results").stdout
     found = {}
     for line in out.splitlines():
