@@ -55,6 +55,33 @@ def test_a_forward_that_rereads_shared_operands_is_exponential_time():
     )
 
 
+def _measured_pass(eng, name, sizes, inflate=(1, 1, 1)):
+    """A pass measured at ``sizes`` as the probe measures it, its ladder times multiplied."""
+    timer, step, _ = pt.choose_clock()
+    p = pt._Pass(name)
+    for k, factor in zip(sizes, inflate, strict=True):
+        best = pt._measure(eng, k, backward=True, step=step, timer=timer)[name]
+        p.add(k, best["chain"], best["ladder"] * factor)
+    return p, step, timer
+
+
+def test_growth_that_noise_made_at_the_last_sizes_is_measured_away():
+    eng = resolve_engine(sound.Value)
+    p, step, timer = _measured_pass(eng, "forward", (16, 18, 20), inflate=(1, 2, 4))
+    assert pt._ran_out_growing(p)  # as if load had risen over the last sizes
+    pt._measure_again([p], eng, step, timer, costs=[0.0] * len(pt.SIZES), start=timer())
+    assert p.measured_again and not pt._ran_out_growing(p)
+    assert max(p.ratios) < pt.GROWTH, p.evidence()
+
+
+def test_growth_that_holds_when_measured_again_stays_unjudged():
+    eng = resolve_engine(exponential_backward.Value)
+    p, step, timer = _measured_pass(eng, "backward", (12, 14, 16))
+    assert pt._ran_out_growing(p)  # two steps of growth: too few to confirm
+    pt._measure_again([p], eng, step, timer, costs=[0.0] * len(pt.SIZES), start=timer())
+    assert p.measured_again and pt._ran_out_growing(p), p.evidence()
+
+
 def test_the_ladder_and_the_chain_compute_the_same_function():
     # same value (1.0) and the ladder's gradient is 1 at every k: the graphs differ in paths only
     eng = resolve_engine(autograd)
