@@ -190,6 +190,33 @@ def test_one_defect_does_not_hide_another():
     assert caused(probe_edge_points(Both)) == {("crash", "powc"), ("wrong_value", "tanh")}
 
 
+def _bounded_partial_off_by(op, slip):
+    """sound's tanh or sigmoid, its partial off by ``slip`` absolutely (as ``1 - t*t`` is near |t| = 1)."""
+
+    class Value(sound.Value):
+        def tanh(self):
+            t = self.tanh_value(self.data)
+            return self._with_partials(t, (self,), (1 - t * t + (slip if op == "tanh" else 0),))
+
+        def sigmoid(self):
+            s = self.sigmoid_value(self.data)
+            return self._with_partials(s, (self,), (s * (1 - s) + (slip if op == "sigmoid" else 0),))
+
+    return Value
+
+
+@pytest.mark.parametrize("op", ["tanh", "sigmoid"])
+def test_a_bounded_partial_may_be_off_by_one_ulp_of_one_at_most(op):
+    # a partial bounded by 1 and computed from numbers near 1 (1 - t*t) is off by up to 1 eps
+    # absolutely wherever it is tiny: allowed (times the symbolic safety factor 16, as every
+    # rounding bound), and no more
+    eps = sys.float_info.epsilon
+    inside = probe_edge_points(_bounded_partial_off_by(op, 0.5 * 16 * eps))
+    assert caused(inside) == set(), inside
+    beyond = probe_edge_points(_bounded_partial_off_by(op, 1.5 * 16 * eps))
+    assert caused(beyond) == {("wrong_gradient", op)}
+
+
 def run_reproducer(code):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(os.path.abspath(p) for p in sys.path if p))
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
