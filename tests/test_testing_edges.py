@@ -217,6 +217,55 @@ def test_a_bounded_partial_may_be_off_by_one_ulp_of_one_at_most(op):
     assert caused(beyond) == {("wrong_gradient", op)}
 
 
+def _exp_partial_off(relative=0.0, where=lambda x: True):
+    """sound's exp, its partial times (1 + relative) where ``where(x)``, or halved if relative is None."""
+
+    class Value(sound.Value):
+        @staticmethod
+        def exp_partial(x, out):
+            if not where(x):
+                return out
+            return out / 2 if relative is None else out * (1 + relative)
+
+    return Value
+
+
+def test_an_edge_gradient_is_allowed_16_eps_times_2_plus_its_partials_rounding_relative():
+    # exp's partial is its output, rounded once (partial_err 2): 16 * eps * (2 + 2) relative, no more
+    eps = sys.float_info.epsilon
+    assert caused(probe_edge_points(_exp_partial_off(3.5 * 16 * eps))) == set()
+    beyond = probe_edge_points(_exp_partial_off(4.5 * 16 * eps))
+    assert caused(beyond) == {("inconclusive", "exp")}  # too small for differences to confirm
+
+
+def test_a_wrong_gradient_names_its_operand_and_both_votes():
+    (finding,) = [f for f in probe_edge_points(wrong_rule.Value).findings if f.kind == "wrong_gradient"][:1]
+    assert "x.exp() at x = " in finding.summary and ": d/dx " in finding.summary
+    assert "sympy/mpmath " in finding.summary and "(differs), finite differences " in finding.summary
+
+
+def test_a_gradient_wrong_where_no_relative_step_is_representable_is_inconclusive():
+    # at |x| < 1e-290 a step relative to x underflows: differences cannot vote, sympy alone is no verdict
+    tiny = _exp_partial_off(None, where=lambda x: 0 < abs(x) < 1e-290)
+    found = [f for f in probe_edge_points(tiny).findings if f.kind not in FACTS]
+    assert {(f.kind, f.op) for f in found} == {("inconclusive", "exp")}
+    why = "finite differences cannot judge (no relative step is representable)"
+    assert all(why in f.summary for f in found)
+
+
+class _PowPartialOfNextPower(sound.Value):
+    """``x ** c``'s partial computed as c * x ** c (the exponent not lowered): wrong but at x = 1."""
+
+    @staticmethod
+    def pow_partial(x, c):
+        return c * x**c
+
+
+def test_a_wrong_gradient_of_an_op_with_a_constant_is_confirmed_by_differences_of_that_op():
+    outcome = probe_edge_points(_PowPartialOfNextPower)
+    assert caused(outcome) == {("wrong_gradient", "powc")}
+
+
 def run_reproducer(code):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(os.path.abspath(p) for p in sys.path if p))
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
