@@ -244,6 +244,26 @@ def test_a_wrong_gradient_names_its_operand_and_both_votes():
     assert "sympy/mpmath " in finding.summary and "(differs), finite differences " in finding.summary
 
 
+def _votes(finding):
+    """(sympy's value, the differences' estimate, their vote) of each point a finding lists."""
+    shown = r"sympy/mpmath (\S+) \((?:agrees|differs)\), finite differences (\S+) \((agrees|differs)\)"
+    return [(float(sym), float(fd), vote) for sym, fd, vote in re.findall(shown, finding.summary)]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "kind", "vote"),
+    [(_exp_partial_off(None, where=lambda x: 1 < abs(x) < 1e300), "wrong_gradient", "differs"),
+     (exp_partial_ulps.Value, "inconclusive", "agrees")],
+    ids=["halved_at_-708", "off_by_1e-12"],
+)  # fmt: skip
+def test_the_differences_vote_is_shown_with_their_estimate_in_units_of_x(fixture, kind, vote):
+    # differenced in a step relative to x (u * x at u = 1), their estimate is shown divided back by x
+    (finding,) = [f for f in probe_edge_points(fixture).findings if f.op == "exp" and f.kind not in FACTS]
+    assert finding.kind == kind
+    votes = _votes(finding)
+    assert votes and all(v == vote and math.isclose(fd, sym, rel_tol=1e-6) for sym, fd, v in votes), votes
+
+
 def test_a_gradient_wrong_where_no_relative_step_is_representable_is_inconclusive():
     # at |x| < 1e-290 a step relative to x underflows: differences cannot vote, sympy alone is no verdict
     tiny = _exp_partial_off(None, where=lambda x: 0 < abs(x) < 1e-290)
