@@ -28,7 +28,7 @@ pytestmark = pytest.mark.timing  # what the probe measures: run alone (tox.ini)
 def test_sound_engines_are_judged_flat_in_both_passes(engine):
     result = pt.probe_time(engine)
     assert result.status == "passed", result
-    assert result.judged == 2 and result.inconclusive == 0
+    assert result.judged == 2 and result.inconclusive == 0, [(f.summary, f.actual) for f in result.findings]
     assert not any(f.kind in DEFECT_KINDS for f in result.findings)
     assert "forward: flat" in result.reason and "backward: flat" in result.reason
 
