@@ -183,6 +183,24 @@ def test_each_fixture_is_found_with_its_kind(fixture, found):
     assert outcome.status == ("failed" if any(k in DEFECT_KINDS for k, _ in found) else "passed")
 
 
+@pytest.mark.parametrize(
+    ("fixture", "kind", "op", "expected", "actual", "starts"),
+    [(wrong_rule, "wrong_gradient", "exp", "1.0", "0.0",
+      "x.exp() at x = 0.0: d/dx 0.0; sympy/mpmath 1.0 (differs)"),
+     (tanh_tiny, "wrong_value", "tanh", "1e-20", "0.0", "x.tanh() at x = 1e-20: value 0.0, expected 1e-20"),
+     (pow0_crash, "crash", "powc", "value 1.0, gradient [0.0]",
+      "ZeroDivisionError: 0.0 cannot be raised to a negative power", "x ** 0 at x = 0.0: forward raises ")],
+    ids=["wrong_gradient", "wrong_value", "crash"],
+)  # fmt: skip
+def test_a_finding_carries_its_check_op_expected_and_actual(fixture, kind, op, expected, actual, starts):
+    # by hand: exp'(0) = 1 (the fixture's rule gives x = 0), tanh(1e-20) = 1e-20 in doubles, 0 ** 0 = 1
+    # with gradient 0 (the fixture's 0 * 0.0 ** -1 raises)
+    (finding,) = [f for f in probe_edge_points(fixture.Value).findings if f.kind not in FACTS]
+    assert (finding.kind, finding.check, finding.op) == (kind, "edge_points", op)
+    assert (finding.expected, finding.actual) == (expected, actual)
+    assert finding.summary.startswith(starts)
+
+
 def test_one_defect_does_not_hide_another():
     class Both(pow0_crash.Value, tanh_tiny.Value):
         pass
