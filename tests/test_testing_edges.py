@@ -33,6 +33,8 @@ from tests.engines import (
     clamped_log,
     exp_flushes,
     exp_partial_ulps,
+    float32,
+    float32_wrong,
     missing_ops,
     pow0_crash,
     rdiv_via_div,
@@ -199,6 +201,16 @@ def test_a_finding_carries_its_check_op_expected_and_actual(fixture, kind, op, e
     assert (finding.kind, finding.check, finding.op) == (kind, "edge_points", op)
     assert (finding.expected, finding.actual) == (expected, actual)
     assert finding.summary.startswith(starts)
+
+
+def test_a_float32_engine_is_judged_at_its_rounded_operands_and_beyond_its_range_is_a_limit():
+    sound32, wrong32 = probe_edge_points(float32.Value), probe_edge_points(float32_wrong.Value)
+    assert caused(sound32) == set() and sound32.judged > 500
+    # d(a*b)/da = b * (1 + 2**-10): far beyond float32's rounding, in every form of a product
+    assert caused(wrong32) == {("wrong_gradient", op) for op in ("mul", "mulc", "vmulc")}
+    limits = [f for f in sound32.findings if f.kind == "convention" and f.op == "exp"]
+    # exp(709.78) is far above float32's largest number, 3.4e38
+    assert limits and "x.exp() at x = 709.78271484375: beyond float32" in limits[0].summary
 
 
 def test_one_defect_does_not_hide_another():
