@@ -323,6 +323,42 @@ def run_reproducer(code):
     return done.stdout
 
 
+class _DivSecondPartialSignFlipped(sound.Value):
+    """d(a / b)/db computed as +a / b**2: wrong in x / y's second operand (and in 1 / x)."""
+
+    def __truediv__(self, other):
+        other = self._lift(other)
+        a, b = self.data, other.data
+        return self._with_partials(a / b, (self, other), (1 / b, a / (b * b)))
+
+
+class _LogOffByOneAtTheSmallest(sound.Value):
+    """log(5e-324) answered as -743.44: a value-only point (its gradient, 2e323, is past the floats)."""
+
+    def log(self):
+        out = super().log()
+        if self.data < 1e-310:
+            out.data += 1.0
+        return out
+
+
+def test_a_reproducer_prints_every_operands_gradient():
+    found = probe_edge_points(_DivSecondPartialSignFlipped).findings
+    (finding,) = [f for f in found if (f.kind, f.op) == ("wrong_gradient", "div")]
+    printed = run_reproducer(finding.reproducer)
+    # x / y at x = 1, y = 1.5: 2/3, d/dx = 1 / y = 2/3, d/dy = -x / y**2 = -4/9; the fixture's +4/9
+    third, ninth = "0.6666666666666666", "0.4444444444444444"
+    assert f"expected: value {third}, gradient [{third}, -{ninth}]" in printed
+    assert f"actual: value {third} , gradient [{third}, {ninth}]" in printed
+
+
+def test_a_reproducer_of_a_value_only_point_prints_no_gradient():
+    (finding,) = [f for f in probe_edge_points(_LogOffByOneAtTheSmallest).findings if f.kind not in FACTS]
+    assert (finding.kind, finding.op) == ("wrong_value", "log")
+    printed = run_reproducer(finding.reproducer)
+    assert printed == f"expected: value {math.log(5e-324)!r}; actual: value {math.log(5e-324) + 1.0!r}\n"
+
+
 @pytest.mark.parametrize(
     ("fixture", "shows"),
     [(pow0_crash, "expected: value 1.0, gradient [0.0]; actual: ZeroDivisionError"),
