@@ -268,6 +268,23 @@ def test_an_edge_gradient_is_allowed_16_eps_times_2_plus_its_partials_rounding_r
     assert caused(beyond) == {("inconclusive", "exp")}  # too small for differences to confirm
 
 
+class _TanhSlopeOffAtZero(sound.Value):
+    """tanh's slope at 0 answered as 1 + 1e-10: 700 000 ulps, a few times the differences' margin."""
+
+    def tanh(self):
+        out = super().tanh()
+        if self.data == 0:
+            out = self._with_partials(out.data, (self,), (1 + 1e-10,))
+        return out
+
+
+def test_at_zero_the_differences_step_in_absolute_units_and_confirm_a_slip_of_1e_10():
+    # x = 0 has no scale of its own: the step is eps ** (1/3) in x, where the differences' error for
+    # tanh is 4e-11 (a step twice as long would make it 1.5e-10 and miss this slip)
+    outcome = probe_edge_points(_TanhSlopeOffAtZero)
+    assert caused(outcome) == {("wrong_gradient", "tanh")}
+
+
 def test_a_wrong_gradient_names_its_operand_and_both_votes():
     (finding,) = [f for f in probe_edge_points(wrong_rule.Value).findings if f.kind == "wrong_gradient"][:1]
     assert "x.exp() at x = " in finding.summary and ": d/dx " in finding.summary
@@ -352,8 +369,22 @@ def test_a_reproducer_prints_every_operands_gradient():
     assert f"actual: value {third} , gradient [{third}, {ninth}]" in printed
 
 
-def test_a_reproducer_of_a_value_only_point_prints_no_gradient():
-    (finding,) = [f for f in probe_edge_points(_LogOffByOneAtTheSmallest).findings if f.kind not in FACTS]
+class _LogOffByOneAtTheSmallestRefusingInfiniteGradients(_LogOffByOneAtTheSmallest):
+    """The same wrong log, and a backward() that refuses to pass on a gradient past the floats."""
+
+    def backward(self):
+        super().backward()
+        for v in self._topological_order():
+            if not math.isfinite(v.grad):
+                raise OverflowError(f"backward: gradient {v.grad!r} is not finite")
+
+
+@pytest.mark.parametrize(
+    "fixture", [_LogOffByOneAtTheSmallest, _LogOffByOneAtTheSmallestRefusingInfiniteGradients]
+)
+def test_a_reproducer_of_a_value_only_point_prints_no_gradient(fixture):
+    # at a value-only point the reproducer never calls backward(): only the value is judged there
+    (finding,) = [f for f in probe_edge_points(fixture).findings if f.kind not in FACTS]
     assert (finding.kind, finding.op) == ("wrong_value", "log")
     printed = run_reproducer(finding.reproducer)
     assert printed == f"expected: value {math.log(5e-324)!r}; actual: value {math.log(5e-324) + 1.0!r}\n"
@@ -390,7 +421,10 @@ def test_an_oracle_that_cannot_judge_gives_no_verdict(monkeypatch):
 
     monkeypatch.setattr(probe_edges, "_fd_row", cannot_judge)
     # sympy rejects wrong_rule's exp gradient, finite differences cannot say: no confirmation
-    assert caused(probe_edge_points(wrong_rule.Value)) == {("inconclusive", "exp")}
+    found = probe_edge_points(wrong_rule.Value)
+    assert caused(found) == {("inconclusive", "exp")}
+    (finding,) = [f for f in found.findings if f.kind == "inconclusive"]
+    assert "finite differences cannot judge (OracleInconclusive: cannot judge)" in finding.summary
     assert caused(probe_edge_points(sound.Value)) == set()  # sympy accepts: nothing to report
 
 

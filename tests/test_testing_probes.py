@@ -30,6 +30,7 @@ from tests.engines import (
     missing_ops,
     pow0_crash,
     recursive,
+    refuses_int_constants,
     set_parents,
     sigmoid_overflow,
     sound,
@@ -152,6 +153,10 @@ def test_conventions_are_facts_about_interior_accumulation():
     assert mine.status == base.status == "passed"
     assert "interior ones doubled (interior gradients accumulate across calls)" in mine.findings[0].summary
     assert "interior ones unchanged (interior nodes hold the latest pass only)" in base.findings[0].summary
+    # neither doubled nor kept, a change is shown as it is: at a = 3, b = 2 the first pass gives
+    # dy/da = 2ab = 12, dy/db = a*a = 9, h.grad = a = 3; the second adds to h.grad another 3 (6),
+    # to a 1 * h + 6 * b = 18 (30), to b 6 * a = 18 (27)
+    assert "leaf gradients 12.0 -> 30.0 and 9.0 -> 27.0" in mine.findings[0].summary
 
 
 def unsupported_ops(fixture):
@@ -164,6 +169,27 @@ def test_missing_ops_are_reported_and_never_applied():
     }  # fmt: skip
     summaries = " ".join(f.summary for f in run("support", missing_ops.Value).findings)
     assert "x ** 2 is not supported" in summaries
+
+
+@pytest.mark.parametrize(
+    ("fixture", "op", "summary", "printed"),
+    [(missing_ops, "exp", "x.exp() is not supported (AttributeError: 'Value' object has no attribute 'exp')",
+      "x.exp(): unsupported, AttributeError 'Value' object has no attribute 'exp'"),
+     (refuses_int_constants, "mulc",
+      "2 * x, -3 * x not supported (TypeError: int constant 2 refused: give a Fraction or a float)",
+      "2 * x: unsupported, TypeError int constant 2 refused: give a Fraction or a float")],
+    ids=["op_missing", "constants_refused"],
+)  # fmt: skip
+def test_an_unsupported_op_says_what_it_raised_and_its_reproducer_shows_it(fixture, op, summary, printed):
+    (finding,) = [f for f in run("support", fixture.Value).findings if f.op == op]
+    assert (finding.kind, finding.summary) == ("unsupported", summary)
+    assert run_reproducer(finding.reproducer) == printed + "\n"
+    # the same lines on an engine that has the op say so: the reproducer tells when it is fixed
+    source = printed.split(":")[0]
+    fixed = finding.reproducer.replace(
+        f"from tests.engines.{fixture.__name__.rsplit('.', 1)[1]} ", "from tests.engines.sound "
+    )
+    assert run_reproducer(fixed) == f"{source}: supported\n"
 
 
 @pytest.mark.parametrize(
