@@ -147,6 +147,46 @@ def test_the_fan_out_weights_sum_differently_in_another_order():
     assert {sum(w), sum(reversed(w)), sum(sorted(w))} != {4.5}
 
 
+class _SeedAddedNothingZeroed(sound.Value):
+    """backward() adds 1 to the output's gradient and zeroes nothing: every gradient accumulates."""
+
+    def backward(self):
+        self.grad += 1
+        for node in reversed(self._topological_order()):
+            node._backward()
+
+
+class _SeedKept(sound.Value):
+    """backward() seeds the output with 1 only when it holds no gradient: one left on it is used."""
+
+    def backward(self):
+        seed = self.grad or 1
+        super().backward()
+        if seed != 1:  # as if seeded with it: every gradient of this pass scaled
+            for node in self._topological_order():
+                node.grad *= seed
+
+
+@pytest.mark.parametrize(
+    ("fixture", "facts"),
+    [(sound.Value, "leaf gradients doubled, interior ones unchanged (interior nodes hold the latest pass only),"
+                   " the output's unchanged; the output's gradient is assigned 1 (a gradient left on it is"
+                   " overwritten)"),
+     # y = (a*b)*a at a = 3, b = 2: the first pass gives a 2ab = 12, b a*a = 9, h = a*b a = 3, y 1;
+     # the second seeds y with 2, so h gets 3 + 2a = 9, a 12 + 2h + 9b = 42, b 9 + 9a = 36
+     (_SeedAddedNothingZeroed, "leaf gradients 12.0 -> 42.0 and 9.0 -> 36.0, interior ones 3.0 -> 9.0,"
+                               " the output's doubled; the output's gradient is increased by 1 (a gradient"
+                               " left on it flows back too)"),
+     (_SeedKept, "leaf gradients doubled, interior ones unchanged (interior nodes hold the latest pass only),"
+                 " the output's unchanged; the output's gradient is 5.0 after backward() (5.0 was left on it)")],
+    ids=["sound", "seed_added", "seed_kept"],
+)  # fmt: skip
+def test_the_backward_conventions_are_told_in_full(fixture, facts):
+    # a second backward() on y = (a*b)*a, then backward() from a gradient of 5.0 left on y
+    (told,) = [f.summary for f in run("conventions", fixture).findings if "second backward()" in f.summary]
+    assert told == "a second backward() on y = (a*b)*a: " + facts
+
+
 def test_conventions_are_facts_about_interior_accumulation():
     mine = run("conventions", interior_accumulates.Value)
     base = run("conventions", sound.Value)
@@ -194,7 +234,7 @@ def test_an_unsupported_op_says_what_it_raised_and_its_reproducer_shows_it(fixtu
 
 @pytest.mark.parametrize(
     ("fixture", "fact"),
-    [(float_only, "Fraction data: refused (TypeError: Value: only floats"),
+    [(float_only, "int data: silently converted to float (3 -> 3.0); Fraction data: refused (TypeError: Value: only floats"),
      (floatifies, "Fraction data: silently converted to float (Fraction(1, 3) -> 0.3333333333333333)")],
 )  # fmt: skip
 def test_number_types_the_engine_lacks_are_facts(fixture, fact):

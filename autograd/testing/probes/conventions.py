@@ -55,8 +55,8 @@ def _backward_facts(first: list[Any], second: list[Any], seeded: Any) -> str:
     ]
     seeding = {
         1: "assigned 1 (a gradient left on it is overwritten)",
-        6: "1 is added to it (a gradient left on it flows back too)",
-    }.get(seeded, f"becomes {show(seeded)}")
+        6: "increased by 1 (a gradient left on it flows back too)",
+    }.get(seeded, f"{show(seeded)} after backward() (5.0 was left on it)")
     facts.append(f"the output's gradient is {seeding}")
     return "; ".join(facts)
 
