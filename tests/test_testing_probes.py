@@ -169,16 +169,17 @@ class _SeedKept(sound.Value):
 
 @pytest.mark.parametrize(
     ("fixture", "facts"),
-    [(sound.Value, "leaf gradients doubled, interior ones unchanged (interior nodes hold the latest pass only),"
-                   " the output's unchanged; the output's gradient is assigned 1 (a gradient left on it is"
-                   " overwritten)"),
+    [(sound.Value, "leaf gradients doubled, interior ones unchanged (interior nodes hold the latest pass"
+                   " only), the output's unchanged; the output's gradient is assigned 1 (a gradient left on"
+                   " it is overwritten)"),
      # y = (a*b)*a at a = 3, b = 2: the first pass gives a 2ab = 12, b a*a = 9, h = a*b a = 3, y 1;
      # the second seeds y with 2, so h gets 3 + 2a = 9, a 12 + 2h + 9b = 42, b 9 + 9a = 36
      (_SeedAddedNothingZeroed, "leaf gradients 12.0 -> 42.0 and 9.0 -> 36.0, interior ones 3.0 -> 9.0,"
                                " the output's doubled; the output's gradient is increased by 1 (a gradient"
                                " left on it flows back too)"),
-     (_SeedKept, "leaf gradients doubled, interior ones unchanged (interior nodes hold the latest pass only),"
-                 " the output's unchanged; the output's gradient is 5.0 after backward() (5.0 was left on it)")],
+     (_SeedKept, "leaf gradients doubled, interior ones unchanged (interior nodes hold the latest pass"
+                 " only), the output's unchanged; the output's gradient is 5.0 after backward() (5.0 was"
+                 " left on it)")],
     ids=["sound", "seed_added", "seed_kept"],
 )  # fmt: skip
 def test_the_backward_conventions_are_told_in_full(fixture, facts):
@@ -234,7 +235,8 @@ def test_an_unsupported_op_says_what_it_raised_and_its_reproducer_shows_it(fixtu
 
 @pytest.mark.parametrize(
     ("fixture", "fact"),
-    [(float_only, "int data: silently converted to float (3 -> 3.0); Fraction data: refused (TypeError: Value: only floats"),
+    [(float_only, "int data: silently converted to float (3 -> 3.0); Fraction data: refused (TypeError:"
+                  " Value: only floats"),
      (floatifies, "Fraction data: silently converted to float (Fraction(1, 3) -> 0.3333333333333333)")],
 )  # fmt: skip
 def test_number_types_the_engine_lacks_are_facts(fixture, fact):
