@@ -17,6 +17,7 @@ from autograd.testing import audit, resolve_engine
 from autograd.testing.boundary import child_path
 from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS
 from autograd.testing.graph import OracleInconclusive
+from autograd.testing.ops import OPS
 from autograd.testing.probes import PROBES as REGISTRY
 from autograd.testing.probes import determinism
 from autograd.testing.probes import edges as probe_edges
@@ -141,6 +142,11 @@ def test_set_ordered_parents_differ_across_the_fixed_hash_seeds_only():
     assert "PYTHONHASHSEED=" in finding.actual
 
 
+def test_a_run_that_printed_no_result_says_which_line_it_looked_for():
+    with pytest.raises(ValueError, match="no line starting with 'determinism-result: ' in the output"):
+        determinism._result("the engine's own chatter\n")
+
+
 def test_the_fan_out_weights_sum_differently_in_another_order():
     w = determinism.FAN_OUT_WEIGHTS
     assert math.fsum(w) == 4.5
@@ -192,6 +198,7 @@ def test_conventions_are_facts_about_interior_accumulation():
     mine = run("conventions", interior_accumulates.Value)
     base = run("conventions", sound.Value)
     assert mine.status == base.status == "passed"
+    assert {f.check for f in mine.findings + base.findings} == {"conventions"}
     assert "interior ones doubled (interior gradients accumulate across calls)" in mine.findings[0].summary
     assert "interior ones unchanged (interior nodes hold the latest pass only)" in base.findings[0].summary
     # neither doubled nor kept, a change is shown as it is: at a = 3, b = 2 the first pass gives
@@ -231,6 +238,69 @@ def test_an_unsupported_op_says_what_it_raised_and_its_reproducer_shows_it(fixtu
         f"from tests.engines.{fixture.__name__.rsplit('.', 1)[1]} ", "from tests.engines.sound "
     )
     assert run_reproducer(fixed) == f"{source}: supported\n"
+
+
+def test_the_support_outcome_counts_every_op_of_the_table_and_both_number_types():
+    outcome = run("support", missing_ops.Value)
+    ops = [name for name, spec in OPS.items() if not spec.variadic]  # vsum and dot are optional
+    assert (outcome.name, outcome.status, outcome.unit) == ("support", "passed", "ops and number types")
+    assert outcome.judged == len(ops) + 2
+    told = f"{len(ops)} ops of the table (their reflected forms and constants), int and Fraction data"
+    assert outcome.reason == told
+    assert outcome.findings and all(f.check == "support" for f in outcome.findings)
+    by_op = {f.op: f.summary for f in outcome.findings}
+    # a constant of the op's own (x ** 2), both operands named (x ** y)
+    refused = "TypeError: unsupported operand type(s) for ** or pow():"
+    assert by_op["powc"] == f"x ** 2 is not supported ({refused} 'Value' and 'int')"
+    assert by_op["vpow"] == f"x ** y is not supported ({refused} 'Value' and 'Value')"
+
+
+def test_the_number_types_reproducer_shows_each_type_through_v_times_v_plus_v():
+    (numbers,) = [f for f in run("support", float_only.Value).findings if f.op is None]
+    # v = 3: v*v+v = 12, d/dv = 2v + 1 = 7, as floats; Fraction(1, 3): refused by the constructor
+    assert run_reproducer(numbers.reproducer) == (
+        "3 expected exact: v*v+v = 12 and d/dv = 7 ; actual: 12.0 7.0\n"
+        "Fraction(1, 3) refused: TypeError Value: only floats, got Fraction(1, 3)\n"
+    )
+
+
+class _IntSumsRefused(sound.Value):
+    """Takes int data, but refuses to add two ints."""
+
+    def __add__(self, other):
+        other = self._lift(other)
+        if isinstance(self.data, int) and isinstance(other.data, int):
+            raise TypeError(f"add: two ints ({self.data!r}, {other.data!r})")
+        return super().__add__(other)
+
+
+class _TanhNamesItsOperand(sound.Value):
+    def tanh(self):
+        raise NotImplementedError(f"tanh of {self.data!r}: not implemented")
+
+
+class _TanhRaisesEveryOtherCall(sound.Value):
+    calls = 0
+
+    def tanh(self):
+        type(self).calls += 1
+        if type(self).calls % 2:
+            raise RuntimeError("tanh: warming up")
+        return super().tanh()
+
+
+@pytest.mark.parametrize(
+    ("fixture", "op", "told"),
+    [(_IntSumsRefused, None, "int data: refused by + - * / or backward()"),
+     # the error of the op at 1.5, the operand the reproducer builds too
+     (_TanhNamesItsOperand, "tanh",
+      "x.tanh() is not supported (NotImplementedError: tanh of 1.5: not implemented)"),
+     # refused when probed, computed when tried again: what the engine said, nothing
+     (_TanhRaisesEveryOtherCall, "tanh", "x.tanh() is not supported (no error)")],
+    ids=["int_sums_refused", "error_names_the_operand", "raised_only_once"],
+)  # fmt: skip
+def test_what_an_engine_lacks_is_told_as_it_raised_it(fixture, op, told):
+    assert [f.summary for f in run("support", fixture).findings if f.op == op] == [told]
 
 
 @pytest.mark.parametrize(
