@@ -19,6 +19,12 @@ Targets:
   (``mutants-T/``) whose [tool.mutmut] is the engine's with those keys replaced; survivors
   listed in regressions/MUTANTS-T.md.  Inspect a mutant there: ``cd mutants-T && python -m
   mutmut show NAME``.
+* ``functions = [...]`` in a target's table: the target is a *part* of its module, the functions
+  (``_search``, methods ``_Trials.*``; fnmatch patterns over qualified names) it mutates.  A module
+  too big for one session's run (audit.py: 1978 mutants) is gated part by part, each part with its
+  own list, its own test selection and its own digest: the sha256 of its functions' source text,
+  so an edit elsewhere in the module leaves its list current.  Every function of such a module
+  must be in exactly one part (``--check-stale`` fails otherwise), so no function goes ungated.
 * ``offline = true`` in a target's table: too slow for CI's budget (the audit's and the
   probes' tests run engines in subprocesses for minutes per surviving mutant).  It runs in
   ``tox -e mutation-offline``; its MUTANTS file records the sha256 of each module it
@@ -48,6 +54,8 @@ mutmut exits 0 whatever survives, so this script judges the run itself:
 from __future__ import annotations
 
 import argparse
+import ast
+import fnmatch
 import hashlib
 import json
 import os
@@ -63,7 +71,8 @@ from pathlib import Path
 import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-GATE_KEYS = ("offline", "group")  # keys of [tool.mutation_gate.T] that are the gate's, not mutmut's
+# keys of [tool.mutation_gate.T] that are the gate's, not mutmut's
+GATE_KEYS = ("offline", "group", "functions")
 # Not copied into a target's working copy: version control, caches, earlier runs.
 NOT_COPIED = shutil.ignore_patterns(
     ".git", ".tox", ".venv", "mutants", "mutants-*", "__pycache__", ".*_cache", ".hypothesis", "*.egg-info"
@@ -125,13 +134,74 @@ def mutmut_config(target: str) -> dict:
     return config
 
 
-def source_digest(path: str) -> str:
-    return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
+def function_sources(path: str) -> dict[str, str]:
+    """{qualified name: source text} of the functions mutmut mutates in a module: its top-level
+    functions and its classes' methods (a nested function is part of the one around it)."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    found = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found[node.name] = ast.get_source_segment(text, node) or ""
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    found[f"{node.name}.{item.name}"] = ast.get_source_segment(text, item) or ""
+    return found
 
 
-def source_lines(config: dict) -> list[str]:
+def part_functions(path: str, patterns: list[str]) -> list[str]:
+    """The qualified names of ``path``'s functions that the patterns of a part match."""
+    return sorted(q for q in function_sources(path) if any(fnmatch.fnmatchcase(q, p) for p in patterns))
+
+
+def part_of(target: str) -> list[str] | None:
+    """A part's function patterns (``functions`` in its table), or None for a whole-module target."""
+    return targets()[target].get("functions")
+
+
+def part_globs(config: dict, patterns: list[str]) -> list[str]:
+    """mutmut's names of a part's mutants, as globs: ``autograd.m.x__f__mutmut_*`` for a function,
+    ``autograd.m.xǁCǁm__mutmut_*`` for a method."""
+    globs = []
+    for path in config["only_mutate"]:
+        module = path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        for q in part_functions(path, patterns):
+            cls, _, name = q.rpartition(".")
+            globs.append(f"{module}.xǁ{cls}ǁ{name}__mutmut_*" if cls else f"{module}.x_{name}__mutmut_*")
+    return globs
+
+
+def source_digest(path: str, patterns: list[str] | None = None) -> str:
+    """sha256 of the module, or of a part's functions (name and source text of each, in name order)."""
+    if patterns is None:
+        return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
+    sources = function_sources(path)
+    text = "".join(f"{q}\n{sources[q]}\n" for q in part_functions(path, patterns))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def source_lines(config: dict, patterns: list[str] | None = None) -> list[str]:
     """The lines a MUTANTS file records its run's sources with (checked for offline targets)."""
-    return [f"- source `{path}` sha256 `{source_digest(path)}`" for path in config["only_mutate"]]
+    return [f"- source `{path}` sha256 `{source_digest(path, patterns)}`" for path in config["only_mutate"]]
+
+
+def unpartitioned(names: list[str]) -> list[str]:
+    """Failures: a function of a module gated in parts that no part, or more than one, mutates."""
+    parts: dict[str, list[tuple[str, list[str]]]] = {}
+    for target in names:
+        table = targets()[target]
+        for path in table.get("only_mutate", []) if "functions" in table else []:
+            parts.setdefault(path, []).append((target, table["functions"]))
+    failures = []
+    for path, owners in parts.items():
+        for q in function_sources(path):
+            owning = [t for t, patterns in owners if any(fnmatch.fnmatchcase(q, p) for p in patterns)]
+            if len(owning) != 1:
+                failures.append(
+                    f"{path}: `{q}` is in {len(owning)} parts ({', '.join(owning) or 'none'}): every "
+                    "function of a module gated in parts must be in exactly one"
+                )
+    return failures
 
 
 def toml_table(name: str, table: dict) -> str:
@@ -229,14 +299,16 @@ def check_stale(names: list[str]) -> list[str]:
                 flush=True,
             )
             continue
-        for path in mutmut_config(target)["only_mutate"]:
-            if recorded.get(path) != source_digest(path):
+        config, patterns = mutmut_config(target), part_of(target)
+        for path in config["only_mutate"]:
+            if recorded.get(path) != source_digest(path, patterns):
                 failures.append(
                     f"{target}: {doc.relative_to(ROOT)} lists the survivors of another {path} "
-                    f"(recorded sha256 {recorded.get(path, 'none')[:12]}, now {source_digest(path)[:12]}); "
+                    f"(recorded sha256 {recorded.get(path, 'none')[:12]}, "
+                    f"now {source_digest(path, patterns)[:12]}); "
                     "run `tox -e mutation-offline` and commit the list"
                 )
-    return failures
+    return failures + unpartitioned(names)
 
 
 def excluded_lines(config: dict) -> list[str]:
@@ -250,10 +322,11 @@ def excluded_lines(config: dict) -> list[str]:
     return found
 
 
-def statuses(workdir: Path) -> dict[str, str]:
-    """{mutant name: status} for every mutant `mutmut results` lists (all but the killed ones): the
-    caller picks the surviving ones (SURVIVING) and the ones that timed out (counted as killed)."""
-    out = mutmut(workdir, "results").stdout
+def statuses(workdir: Path, every: bool = False) -> dict[str, str]:
+    """{mutant name: status} for every mutant `mutmut results` lists (all but the killed ones, or all
+    with ``every``): the caller picks the surviving ones (SURVIVING) and the ones that timed out
+    (counted as killed)."""
+    out = mutmut(workdir, "results", *(["--all", "true"] if every else [])).stdout
     found = {}
     for line in out.splitlines():
         name, sep, status = line.strip().rpartition(": ")
@@ -320,20 +393,36 @@ def gate(target: str, args: argparse.Namespace) -> bool:
         shutil.rmtree(workdir / "mutants", ignore_errors=True)
     print(f"mutation gate, target {target}: {', '.join(config['only_mutate'])}", flush=True)
     start = time.perf_counter()
-    run = mutmut(workdir, "run", "--max-children", str(args.max_children))
+    patterns = part_of(target)
+    globs = part_globs(config, patterns) if patterns else []
+    if patterns:
+        part = [q for path in config["only_mutate"] for q in part_functions(path, patterns)]
+        print(f"the part: {', '.join(part)}", flush=True)
+    # a part's run names its mutants (globs); mutmut then runs only those and re-runs them all
+    run = mutmut(workdir, "run", "--max-children", str(args.max_children), *globs)
     minutes = (time.perf_counter() - start) / 60
     if run.returncode != 0:
         print(f"mutation gate ({target}): FAILED, `mutmut run` exited with {run.returncode}")
         return False
-    export = mutmut(workdir, "export-cicd-stats")
-    stats_file = workdir / "mutants" / "mutmut-cicd-stats.json"
-    if export.returncode != 0 or not stats_file.exists():
-        print(f"mutation gate ({target}): FAILED, no statistics from mutmut: {export.stdout}{export.stderr}")
-        return False
-    stats = json.loads(stats_file.read_text(encoding="utf-8"))
+    if globs:  # a part: its own mutants' statuses, counted as export-cicd-stats counts a module's
+        reported = {
+            name: status for name, status in statuses(workdir, every=True).items()
+            if any(fnmatch.fnmatchcase(name, g) for g in globs)
+        }  # fmt: skip
+        stats = Counter(status.replace(" ", "_") for status in reported.values())
+        stats["total"] = len(reported)
+    else:
+        export = mutmut(workdir, "export-cicd-stats")
+        stats_file = workdir / "mutants" / "mutmut-cicd-stats.json"
+        if export.returncode != 0 or not stats_file.exists():
+            print(
+                f"mutation gate ({target}): FAILED, no statistics from mutmut: {export.stdout}{export.stderr}"
+            )
+            return False
+        stats = json.loads(stats_file.read_text(encoding="utf-8"))
+        reported = statuses(workdir)
     counted = sum(v for k, v in stats.items() if k != "total")
-    stats["not_checked"] = stats["total"] - counted
-    reported = statuses(workdir)
+    stats["not_checked"] = stats.get("not_checked", 0) + stats["total"] - counted
     alive = {name: status for name, status in reported.items() if status in SURVIVING}
     identity = identities(workdir, sorted(alive))
     alive_ids = Counter(identity.values())
@@ -394,7 +483,7 @@ def gate(target: str, args: argparse.Namespace) -> bool:
             function, change = identity[name]
             print(f"| `{function}` | {change} | {status} | why: ... ({name}) |")
         print("\nthe sources of this run (an offline target's MUTANTS file must record them):")
-        print("\n".join(source_lines(config)))
+        print("\n".join(source_lines(config, patterns)))
     if failures:
         print(f"\nmutation gate ({target}): FAILED\n- " + "\n- ".join(failures))
         return False
