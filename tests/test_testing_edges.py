@@ -6,6 +6,7 @@ op gets its points with no edit to the probe, and run the probes on fixture engi
 ``tests.engines.sound`` changed in one place.
 """
 
+import dataclasses
 import math
 import os
 import re
@@ -17,6 +18,7 @@ import pytest
 import sympy
 
 import autograd
+from autograd.testing import resolve_engine
 from autograd.testing.engines import Engine
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.ops import OPS, OpSpec, registered
@@ -283,6 +285,20 @@ def test_at_zero_the_differences_step_in_absolute_units_and_confirm_a_slip_of_1e
     # tanh is 4e-11 (a step twice as long would make it 1.5e-10 and miss this slip)
     outcome = probe_edge_points(_TanhSlopeOffAtZero)
     assert caused(outcome) == {("wrong_gradient", "tanh")}
+
+
+def _dot_slope_of_its_second_operand_off(ws, xs, start=0):
+    """Our dot, with d/dxs[0] = ws[0] * (1 + 1e-12): a slip sympy sees and differences cannot confirm."""
+    out = autograd.dot(ws, xs, start)
+    bump = xs[0] * (1e-12 * ws[0].data)
+    return out + (bump - bump.data)  # the value unchanged (plus 0.0), the slope bumped
+
+
+def test_differences_of_a_variadic_op_vary_only_the_operand_judged():
+    # dot([x], [y], z) = z + x * y: differenced along y with x and z held, the estimate is x
+    eng = dataclasses.replace(resolve_engine(autograd), dot=_dot_slope_of_its_second_operand_off)
+    found = probe_edge_points(eng)
+    assert {(f.kind, f.op) for f in found.findings if f.kind not in FACTS} == {("inconclusive", "dot")}
 
 
 def test_a_wrong_gradient_names_its_operand_and_both_votes():
