@@ -335,6 +335,14 @@ def statuses(workdir: Path, every: bool = False) -> dict[str, str]:
     return found
 
 
+def part_statuses(workdir: Path, globs: list[str]) -> dict[str, str]:
+    """{mutant name: status} of every mutant of a part (killed ones too)."""
+    every = statuses(workdir, every=True)
+    return {
+        name: status for name, status in every.items() if any(fnmatch.fnmatchcase(name, g) for g in globs)
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -398,17 +406,24 @@ def gate(target: str, args: argparse.Namespace) -> bool:
     if patterns:
         part = [q for path in config["only_mutate"] for q in part_functions(path, patterns)]
         print(f"the part: {', '.join(part)}", flush=True)
-    # a part's run names its mutants (globs); mutmut then runs only those and re-runs them all
-    run = mutmut(workdir, "run", "--max-children", str(args.max_children), *globs)
+    # a part's run names its mutants (globs); mutmut then runs only those and re-runs them all.
+    # Reused, it names only the ones not checked yet (a result kept stands, as in a module's run;
+    # a survivor of older tests must be re-run by name before its list is trusted)
+    names = globs
+    if globs and args.reuse and (workdir / "mutants").exists():
+        names = [n for n, status in part_statuses(workdir, globs).items() if status == "not checked"]
+        print(f"reused: {len(names)} of the part's mutants not checked yet", flush=True)
+    run = (
+        mutmut(workdir, "run", "--max-children", str(args.max_children), *names)
+        if names or not globs
+        else None
+    )
     minutes = (time.perf_counter() - start) / 60
-    if run.returncode != 0:
+    if run is not None and run.returncode != 0:
         print(f"mutation gate ({target}): FAILED, `mutmut run` exited with {run.returncode}")
         return False
     if globs:  # a part: its own mutants' statuses, counted as export-cicd-stats counts a module's
-        reported = {
-            name: status for name, status in statuses(workdir, every=True).items()
-            if any(fnmatch.fnmatchcase(name, g) for g in globs)
-        }  # fmt: skip
+        reported = part_statuses(workdir, globs)
         stats = Counter(status.replace(" ", "_") for status in reported.values())
         stats["total"] = len(reported)
     else:
