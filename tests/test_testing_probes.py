@@ -194,6 +194,42 @@ def test_the_backward_conventions_are_told_in_full(fixture, facts):
     assert told == "a second backward() on y = (a*b)*a: " + facts
 
 
+class _FreesItsGraphAndRefusesReluAtZero(sound.Value):
+    """backward() once per output (its graph freed, as torch without retain_graph), relu undefined at 0."""
+
+    def backward(self):
+        if getattr(self, "_freed", False):
+            raise RuntimeError("backward: the graph was freed by the first call")
+        super().backward()
+        self._freed = True
+
+    def relu(self):
+        if self.data == 0:
+            raise ValueError("relu: undefined at 0")
+        return super().relu()
+
+
+class _ReluSlopeOneAtZero(sound.Value):
+    def relu(self):
+        return self._with_partials(max(self.data, 0 * self.data), (self,), (1 if self.data >= 0 else 0,))
+
+
+def test_the_conventions_outcome_says_what_it_told_and_what_it_could_not():
+    told = run("conventions", _ReluSlopeOneAtZero)
+    assert (told.name, told.status, told.unit, told.judged) == ("conventions", "passed", "facts", 2)
+    assert told.reason == "second backward(), output gradient seeding, relu'(0)"
+    (relu,) = [f for f in told.findings if f.op == "relu"]
+    assert relu.summary == "relu'(0) is taken as 1"
+    assert run_reproducer(relu.reproducer) == "relu'(0) = 1\n"
+    neither = run("conventions", _FreesItsGraphAndRefusesReluAtZero)
+    assert (neither.findings, neither.judged) == ([], 0)
+    assert neither.reason == (
+        "second backward(), output gradient seeding, relu'(0); backward conventions not determined: "
+        "RuntimeError: backward: the graph was freed by the first call; relu'(0) not determined: "
+        "ValueError: relu: undefined at 0"
+    )
+
+
 def test_conventions_are_facts_about_interior_accumulation():
     mine = run("conventions", interior_accumulates.Value)
     base = run("conventions", sound.Value)
