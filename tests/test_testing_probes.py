@@ -31,6 +31,7 @@ from tests.engines import (
     missing_ops,
     pow0_crash,
     recursive,
+    refuses_hash_seed,
     refuses_int_constants,
     set_parents,
     sigmoid_overflow,
@@ -140,6 +141,39 @@ def test_set_ordered_parents_differ_across_the_fixed_hash_seeds_only():
     assert len({json.dumps(grads) for grads in determinism._run_in_process(eng, body)}) == 1
     (finding,) = run("determinism", set_parents.Value).findings
     assert "PYTHONHASHSEED=" in finding.actual
+    assert "(this process, build 1)" in finding.actual  # where each gradient was first seen
+
+
+def test_a_fresh_interpreter_keeps_the_environment_and_gets_the_seed_and_the_path(monkeypatch, tmp_path):
+    monkeypatch.setenv("AUTOGRAD_TEST_MARK", "kept")  # an engine's own setting, say
+    monkeypatch.delenv("PYTHONPATH", raising=False)  # the path given is what imports the engine,
+    monkeypatch.chdir(tmp_path)  # not the working directory
+    program = (
+        "import os, tests.engines.sound\n"
+        "print(os.environ['PYTHONHASHSEED'], os.environ['AUTOGRAD_TEST_MARK'])"
+    )
+    out, err = determinism._run_fresh(program, "3").communicate(timeout=60)
+    assert (out, err) == ("3 kept\n", "")
+
+
+def test_the_determinism_outcome_counts_each_build_in_each_interpreter():
+    runs = 1 + len(determinism.HASH_SEEDS)  # this process, then one fresh interpreter per seed
+    for examples, builds in ((1, 2), (30, 10)):  # at least two builds, at most ten
+        told = determinism.probe_determinism(sound.Value, examples=examples)
+        assert (told.name, told.status, told.unit) == ("determinism", "passed", "builds")
+        assert told.judged == builds * runs
+        assert told.reason == (
+            f"{builds} builds of an 11-leaf float graph with fan-out, in this process and in fresh "
+            "interpreters with PYTHONHASHSEED in 0, 1, 2, 3"
+        )
+
+
+def test_an_interpreter_that_fails_is_named_by_its_seed_with_its_last_words():
+    told = determinism.probe_determinism(refuses_hash_seed.Value, examples=2)
+    assert told.judged == 2 * 3  # this process, seeds 0 and 1
+    assert told.reason.endswith(
+        "; PYTHONHASHSEED=2: refuses_hash_seed: will not run under hash seed 2; PYTHONHASHSEED=3: no output"
+    )
 
 
 def test_a_run_that_printed_no_result_says_which_line_it_looked_for():
