@@ -27,6 +27,7 @@ from tests.engines import (
     exp_partial_ulps,
     float_only,
     floatifies,
+    hangs_in_fresh_interpreters,
     interior_accumulates,
     missing_ops,
     pow0_crash,
@@ -174,6 +175,13 @@ def test_an_interpreter_that_fails_is_named_by_its_seed_with_its_last_words():
     assert told.reason.endswith(
         "; PYTHONHASHSEED=2: refuses_hash_seed: will not run under hash seed 2; PYTHONHASHSEED=3: no output"
     )
+
+
+def test_an_interpreter_past_its_time_is_named_and_the_next_seeds_are_still_judged(monkeypatch):
+    monkeypatch.setattr(determinism, "CHILD_TIMEOUT", 3)
+    told = determinism.probe_determinism(hangs_in_fresh_interpreters.Value, examples=2)
+    assert told.judged == 2 * 4  # this process, seeds 0, 2 and 3
+    assert told.reason.endswith("; PYTHONHASHSEED=1: timed out")
 
 
 def test_a_run_that_printed_no_result_says_which_line_it_looked_for():
