@@ -303,8 +303,11 @@ def test_missing_ops_are_reported_and_never_applied():
       "x.exp(): unsupported, AttributeError 'Value' object has no attribute 'exp'"),
      (refuses_int_constants, "mulc",
       "2 * x, -3 * x not supported (TypeError: int constant 2 refused: give a Fraction or a float)",
-      "2 * x: unsupported, TypeError int constant 2 refused: give a Fraction or a float")],
-    ids=["op_missing", "constants_refused"],
+      "2 * x: unsupported, TypeError int constant 2 refused: give a Fraction or a float"),
+     (float_only, "addc",
+      "x + Fraction(1, 2) not supported (TypeError: Value: only floats, got Fraction(1, 2))",
+      "x + Fraction(1, 2): unsupported, TypeError Value: only floats, got Fraction(1, 2)")],
+    ids=["op_missing", "constants_refused", "fraction_constant_refused"],
 )  # fmt: skip
 def test_an_unsupported_op_says_what_it_raised_and_its_reproducer_shows_it(fixture, op, summary, printed):
     (finding,) = [f for f in run("support", fixture.Value).findings if f.op == op]
