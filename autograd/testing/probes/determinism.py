@@ -23,6 +23,8 @@ from autograd.testing.findings import CheckOutcome, Finding, outcome
 
 #: Hash seeds of the fresh interpreters (fixed, so a verdict never depends on luck).
 HASH_SEEDS = ("0", "1", "2", "3")
+#: Seconds a fresh interpreter may take for its builds; past them it is named as timed out.
+CHILD_TIMEOUT = 120
 #: Terms whose float sum depends on the order they are added in (exact sum 4.5).
 FAN_OUT_WEIGHTS = (1e16, 1.0, -1e16, 1.0, 3.0, 1e16, -1e16, 0.5, 2.0, -3.0)
 
@@ -95,7 +97,7 @@ def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     children = {s: _run_fresh(source, s) for s in HASH_SEEDS}
     for s, child in children.items():
         try:
-            out, err = child.communicate(timeout=120)
+            out, err = child.communicate(timeout=CHILD_TIMEOUT)
         except subprocess.TimeoutExpired:
             child.kill()
             child.communicate()
