@@ -108,6 +108,21 @@ def test_thresholds_are_found_by_bisection_not_listed():
     assert top * top < math.inf and math.nextafter(top, math.inf) * math.nextafter(top, math.inf) == math.inf
 
 
+def test_thresholds_are_where_the_value_or_its_gradient_leaves_the_floats():
+    big = sys.float_info.max
+    # c + x, and dot([x], [y], z) = z + x*y along z, stay finite up to the largest float: their points
+    # out there are +-max, and nothing just below
+    assert sorted(p.args[0] for p in edge_points("radd", -2) if abs(p.args[0]) > 1e300) == [-big, big]
+    assert sorted(p.args[2] for p in edge_points("dot") if abs(p.args[2]) > 1e300) == [-big, big]
+    # 0.5 ** x is a normal float down to 2 ** -1022 exactly, at x = 1022
+    assert 1022.0 in [p.args[0] for p in edge_points("rpow", 0.5)]
+    # 3 ** x leaves the floats past log(max) / log(3); its gradient 3 ** x * log(3) before, past
+    # log(max / log(3)) / log(3)
+    xs = [p.args[0] for p in edge_points("rpow", 3.0)]
+    for edge in (math.log(big) / math.log(3), math.log(big / math.log(3)) / math.log(3)):
+        assert any(math.isclose(x, edge, rel_tol=1e-13) for x in xs), (edge, xs)
+
+
 def test_out_of_domain_points_are_where_the_op_is_not_a_real_number():
     assert {(None, (0.0,)), (None, (-1.0,))} <= outside_of("log")
     assert (1, (0.0,)) in outside_of("rdiv")  # 1 / 0
@@ -417,6 +432,16 @@ def test_reproducers_import_the_engine_and_show_expected_vs_actual(fixture, show
     finding = next(f for f in probe_edge_points(fixture.Value).findings if f.kind not in FACTS)
     assert f"from {fixture.__name__} import Value" in finding.reproducer
     assert shows in run_reproducer(finding.reproducer)
+
+
+def test_the_edge_outcome_counts_each_point_once_judged_or_inconclusive():
+    outcome = probe_edge_points(exp_partial_ulps.Value)  # sound, but exp's slope 1e-12 off
+    eng = resolve_engine(exp_partial_ulps.Value)
+    ops = [OPS[name] for name in OPS if not OPS[name].variadic and eng.supports(name)]  # no vsum, dot
+    points = sum(len(edge_points(op.name, c)) for op in ops for c in edge_consts(op, op.usable_consts(eng)))
+    assert (outcome.name, outcome.unit) == ("edge_points", "points")
+    assert outcome.inconclusive > 0 and outcome.judged + outcome.inconclusive == points
+    assert outcome.reason == f"{points} points at the edges of the regions of {len(ops)} ops"
 
 
 def test_an_engine_without_the_ops_is_not_applicable_rather_than_passed():
