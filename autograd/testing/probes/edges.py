@@ -72,6 +72,8 @@ __all__ = [
 
 FLOAT_MAX = sys.float_info.max
 NORMAL_MIN = sys.float_info.min
+#: Halvings of a threshold's bisection: the floats between 1 and the largest are fewer than 2 ** 63.
+BISECTION_STEPS = 64
 #: Magnitudes tried on each side of 0 (where the region has them).
 MAGNITUDES = (5e-324, 1e-300, 1e-20, 1.0, 1e20, 1e300, FLOAT_MAX)
 #: Outside the region: these (and the region's own boundary points) where the op is undefined.
@@ -232,7 +234,9 @@ def _threshold(op: str, args: list[float], i: int, const: Any, sign: float, norm
     lo, hi = _bits(1.0), _bits(FLOAT_MAX)
     if not holds(sign * 1.0) or holds(sign * FLOAT_MAX):
         return None
-    while hi - lo > 1:
+    for _ in range(BISECTION_STEPS):  # bounded: a bisection of < 2**63 floats ends in 63 halvings
+        if hi - lo <= 1:
+            break
         mid = (lo + hi) // 2
         if holds(sign * _from_bits(mid)):
             lo = mid
