@@ -145,6 +145,28 @@ def test_set_ordered_parents_differ_across_the_fixed_hash_seeds_only():
     assert "(this process, build 1)" in finding.actual  # where each gradient was first seen
 
 
+def test_a_nondeterministic_finding_lists_each_gradient_where_first_seen_and_reproduces_two_seeds():
+    (finding,) = determinism.probe_determinism(set_parents.Value, examples=2).findings
+    eng, body = determinism_program(set_parents, 1)
+    runs = [("this process", determinism._run_in_process(eng, body)[0][0])]
+    runs += [(f"PYTHONHASHSEED={s}", fresh_gradient(set_parents, s)) for s in determinism.HASH_SEEDS]
+    firsts = {}
+    for where, g in runs:
+        firsts.setdefault(g, f"{g} ({where}, build 1)")
+    assert (finding.check, finding.expected) == ("determinism", "the same bits in every run")
+    assert finding.actual == "; ".join(firsts.values())
+    assert finding.summary == (
+        f"the same float graph gives {len(firsts)} different gradients across runs: dy/dx = "
+        + ", ".join(list(firsts.values())[:4])
+    )
+    seeds = dict(runs)
+    assert run_reproducer(finding.reproducer) == (
+        f"PYTHONHASHSEED=0: d y/d x in each build: {[seeds['PYTHONHASHSEED=0']] * 2!r}\n"
+        f"PYTHONHASHSEED=1: d y/d x in each build: {[seeds['PYTHONHASHSEED=1']] * 2!r}\n"
+        "expected: one value, the same in every build and under every seed; actual: above\n"
+    )
+
+
 def test_a_fresh_interpreter_keeps_the_environment_and_gets_the_seed_and_the_path(monkeypatch, tmp_path):
     monkeypatch.setenv("AUTOGRAD_TEST_MARK", "kept")  # an engine's own setting, say
     monkeypatch.delenv("PYTHONPATH", raising=False)  # the path given is what imports the engine,
@@ -172,8 +194,10 @@ def test_the_determinism_outcome_counts_each_build_in_each_interpreter():
 def test_an_interpreter_that_fails_is_named_by_its_seed_with_its_last_words():
     told = determinism.probe_determinism(refuses_hash_seed.Value, examples=2)
     assert told.judged == 2 * 3  # this process, seeds 0 and 1
-    assert told.reason.endswith(
-        "; PYTHONHASHSEED=2: refuses_hash_seed: will not run under hash seed 2; PYTHONHASHSEED=3: no output"
+    assert told.reason == (
+        "2 builds of an 11-leaf float graph with fan-out, in this process and in fresh interpreters with "
+        "PYTHONHASHSEED in 0, 1, 2, 3; PYTHONHASHSEED=2: refuses_hash_seed: will not run under hash seed 2; "
+        "PYTHONHASHSEED=3: no output"
     )
 
 
