@@ -123,6 +123,24 @@ def test_thresholds_are_where_the_value_or_its_gradient_leaves_the_floats():
         assert any(math.isclose(x, edge, rel_tol=1e-13) for x in xs), (edge, xs)
 
 
+def test_just_inside_a_finite_boundary_is_1e_9_times_its_magnitude_on_both_sides():
+    # 1 / x has the boundary 0 (a pole): points at 1e-9 * max(1, |0|) on either side
+    assert {1e-9, -1e-9} <= {p.args[0] for p in edge_points("rdiv", 1)}
+
+
+def test_the_zero_added_to_an_ops_constants_takes_the_first_constants_type():
+    # 2 ** x, 0.5 ** x, ...: the constant 0 is added as an int, as 2 is (an engine with ints has it)
+    (zero,) = [c for c in edge_consts(OPS["rpow"]) if c == 0]
+    assert type(zero) is type(OPS["rpow"].consts[0]) is int
+
+
+def test_a_familys_parameter_is_the_only_constant_of_its_points():
+    from autograd.testing.catalogue import known
+
+    assert edge_consts(known("leaky_relu")) == (0.01,)  # no 0 added: the engine's slope is this one
+    assert edge_consts(known("leaky_relu"), (0.2,)) == (0.2,)
+
+
 def test_out_of_domain_points_are_where_the_op_is_not_a_real_number():
     assert {(None, (0.0,)), (None, (-1.0,))} <= outside_of("log")
     assert (1, (0.0,)) in outside_of("rdiv")  # 1 / 0
