@@ -146,7 +146,14 @@ def test_set_ordered_parents_differ_across_the_fixed_hash_seeds_only():
 
 
 def test_a_nondeterministic_finding_lists_each_gradient_where_first_seen_and_reproduces_two_seeds():
-    (finding,) = determinism.probe_determinism(set_parents.Value, examples=2).findings
+    told = determinism.probe_determinism(set_parents.Value, examples=2)
+    runs = 1 + len(determinism.HASH_SEEDS)  # this process and each seed, two builds each
+    assert (told.name, told.unit, told.judged) == ("determinism", "builds", 2 * runs)
+    assert told.reason == (
+        "2 builds of an 11-leaf float graph with fan-out, in this process and in fresh "
+        "interpreters with PYTHONHASHSEED in 0, 1, 2, 3"
+    )
+    (finding,) = told.findings
     eng, body = determinism_program(set_parents, 1)
     runs = [("this process", determinism._run_in_process(eng, body)[0][0])]
     runs += [(f"PYTHONHASHSEED={s}", fresh_gradient(set_parents, s)) for s in determinism.HASH_SEEDS]
@@ -335,7 +342,7 @@ def test_missing_ops_are_reported_and_never_applied():
 )  # fmt: skip
 def test_an_unsupported_op_says_what_it_raised_and_its_reproducer_shows_it(fixture, op, summary, printed):
     (finding,) = [f for f in run("support", fixture.Value).findings if f.op == op]
-    assert (finding.kind, finding.summary) == ("unsupported", summary)
+    assert (finding.kind, finding.check, finding.summary) == ("unsupported", "support", summary)
     assert run_reproducer(finding.reproducer) == printed + "\n"
     # the same lines on an engine that has the op say so: the reproducer tells when it is fixed
     source = printed.split(":")[0]
