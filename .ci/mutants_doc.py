@@ -1,0 +1,35 @@
+"""Write a target's MUTANTS file from the gate's ``--list`` output and a verdict per survivor.
+
+    python .ci/mutation_gate.py --target T --list > T.log
+    python .ci/mutants_doc.py T.log header.md reasons.json regressions/MUTANTS-T.md
+
+header.md: the file's text with {SOURCES}, {RUN} and {ROWS} in it; reasons.json: {mutant name: why it
+is not killed}, and "__run__": the text for {RUN}.  Fails when a survivor has no reason.
+"""
+
+import json
+import re
+import sys
+
+ROW = re.compile(r"^\| `([^`]+)` \| (.*) \| (survived|no tests) \| why: \.\.\. \((\S+)\) \|$", re.M)
+SOURCE = re.compile(r"^- source `[^`]+` sha256 `[0-9a-f]{64}`$", re.M)
+
+
+def main(log: str, header: str, reasons: str, out: str) -> None:
+    text = open(log, encoding="utf-8").read().replace("\r", "\n")
+    rows = ROW.findall(text)
+    why = json.load(open(reasons, encoding="utf-8"))
+    missing = [name for *_, name in rows if name not in why]
+    if missing:
+        sys.exit("no reason for: " + " ".join(missing))
+    table = ["| function | change (old → new) | status | why it is not killed |", "|---|---|---|---|"]
+    table += [f"| `{f}` | {change} | {status} | {why[name]} ({name}) |" for f, change, status, name in rows]
+    doc = open(header, encoding="utf-8").read().format(
+        SOURCES="\n".join(SOURCE.findall(text)), RUN=why.get("__run__", ""), ROWS="\n".join(table)
+    )
+    open(out, "w", encoding="utf-8").write(doc)
+    print(f"{len(rows)} rows -> {out}")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:5])
