@@ -10,24 +10,27 @@ is not killed}, and "__run__": the text for {RUN}.  Fails when a survivor has no
 import json
 import re
 import sys
+from pathlib import Path
 
 ROW = re.compile(r"^\| `([^`]+)` \| (.*) \| (survived|no tests) \| why: \.\.\. \((\S+)\) \|$", re.M)
 SOURCE = re.compile(r"^- source `[^`]+` sha256 `[0-9a-f]{64}`$", re.M)
 
 
 def main(log: str, header: str, reasons: str, out: str) -> None:
-    text = open(log, encoding="utf-8").read().replace("\r", "\n")
+    text = Path(log).read_text(encoding="utf-8").replace("\r", "\n")
     rows = ROW.findall(text)
-    why = json.load(open(reasons, encoding="utf-8"))
+    why = json.loads(Path(reasons).read_text(encoding="utf-8"))
     missing = [name for *_, name in rows if name not in why]
     if missing:
         sys.exit("no reason for: " + " ".join(missing))
     table = ["| function | change (old → new) | status | why it is not killed |", "|---|---|---|---|"]
     table += [f"| `{f}` | {change} | {status} | {why[name]} ({name}) |" for f, change, status, name in rows]
-    doc = open(header, encoding="utf-8").read().format(
-        SOURCES="\n".join(SOURCE.findall(text)), RUN=why.get("__run__", ""), ROWS="\n".join(table)
+    doc = (
+        Path(header)
+        .read_text(encoding="utf-8")
+        .format(SOURCES="\n".join(SOURCE.findall(text)), RUN=why.get("__run__", ""), ROWS="\n".join(table))
     )
-    open(out, "w", encoding="utf-8").write(doc)
+    Path(out).write_text(doc, encoding="utf-8")
     print(f"{len(rows)} rows -> {out}")
 
 
