@@ -12,8 +12,9 @@ import re
 import sys
 from pathlib import Path
 
+from mutation_gate import SOURCE_HASH  # the gate's own pattern of a source line (.ci is on sys.path)
+
 ROW = re.compile(r"^\| `([^`]+)` \| (.*) \| (survived|no tests) \| why: \.\.\. \((\S+)\) \|$", re.M)
-SOURCE = re.compile(r"^- source `[^`]+` sha256 `[0-9a-f]{64}`$", re.M)
 
 
 def main(log: str, header: str, reasons: str, out: str) -> None:
@@ -28,7 +29,11 @@ def main(log: str, header: str, reasons: str, out: str) -> None:
     doc = (
         Path(header)
         .read_text(encoding="utf-8")
-        .format(SOURCES="\n".join(SOURCE.findall(text)), RUN=why.get("__run__", ""), ROWS="\n".join(table))
+        .format(
+            SOURCES="\n".join(m.group(0) for m in SOURCE_HASH.finditer(text)),
+            RUN=why.get("__run__", ""),
+            ROWS="\n".join(table),
+        )
     )
     Path(out).write_text(doc, encoding="utf-8")
     print(f"{len(rows)} rows -> {out}")

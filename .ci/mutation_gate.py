@@ -149,9 +149,14 @@ def function_sources(path: str) -> dict[str, str]:
     return found
 
 
+def matches(name: str, patterns: list[str]) -> bool:
+    """Whether a name (a function's, or a mutant's) matches one of a part's fnmatch patterns."""
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
 def part_functions(path: str, patterns: list[str]) -> list[str]:
     """The qualified names of ``path``'s functions that the patterns of a part match."""
-    return sorted(q for q in function_sources(path) if any(fnmatch.fnmatchcase(q, p) for p in patterns))
+    return sorted(q for q in function_sources(path) if matches(q, patterns))
 
 
 def part_of(target: str) -> list[str] | None:
@@ -195,7 +200,7 @@ def unpartitioned(names: list[str]) -> list[str]:
     failures = []
     for path, owners in parts.items():
         for q in function_sources(path):
-            owning = [t for t, patterns in owners if any(fnmatch.fnmatchcase(q, p) for p in patterns)]
+            owning = [t for t, patterns in owners if matches(q, patterns)]
             if len(owning) != 1:
                 failures.append(
                     f"{path}: `{q}` is in {len(owning)} parts ({', '.join(owning) or 'none'}): every "
@@ -337,10 +342,7 @@ def statuses(workdir: Path, every: bool = False) -> dict[str, str]:
 
 def part_statuses(workdir: Path, globs: list[str]) -> dict[str, str]:
     """{mutant name: status} of every mutant of a part (killed ones too)."""
-    every = statuses(workdir, every=True)
-    return {
-        name: status for name, status in every.items() if any(fnmatch.fnmatchcase(name, g) for g in globs)
-    }
+    return {name: status for name, status in statuses(workdir, every=True).items() if matches(name, globs)}
 
 
 def main() -> int:
