@@ -134,6 +134,11 @@ def test_the_zero_added_to_an_ops_constants_takes_the_first_constants_type():
     assert type(zero) is type(OPS["rpow"].consts[0]) is int
 
 
+def test_a_constant_the_op_has_already_is_not_added_again():
+    assert edge_consts(OPS["powc"]) == OPS["powc"].consts  # x ** 0 is one of them: its points judged once
+    assert 0 not in edge_consts(OPS["divc"])  # x / 0 is nowhere a real number: no 0 added
+
+
 def test_a_familys_parameter_is_the_only_constant_of_its_points():
     from autograd.testing.catalogue import known
 
@@ -166,6 +171,27 @@ def test_a_new_op_gets_its_points_with_no_edit_to_the_probe():
     assert not zero.check_gradient  # sqrt'(0) is not finite: its value only
     assert outside == {-1.0, -1e-300, -1e300}
     assert "test_sqrt" not in OPS
+
+
+def test_a_closed_end_of_a_new_ops_region_is_an_edge_point_and_beyond_it_is_not():
+    spec = OpSpec(
+        "test_asin", 1, lambda e, v, c: v[0].asin(), lambda s, c: sympy.asin(s[0]),
+        lambda x, c: math.asin(x[0]), lambda n, c: f"{n[0]}.asin()", form="v.asin()",
+        region=lambda c: (sympy.Interval(-1, 1),),
+    )  # fmt: skip
+    with registered(spec):
+        inside = {args[0] for _, args in points_of("test_asin")}
+    assert {-1.0, 1.0, 0.0} <= inside and max(inside) == 1.0 and min(inside) == -1.0
+
+
+def test_a_new_variadic_op_gets_points_of_two_operands():
+    spec = OpSpec(
+        "test_vprod", 0, lambda e, v, c: math.prod(v), lambda s, c: sympy.Mul(*s),
+        lambda x, c: math.prod(x), lambda n, c: " * ".join(n), form="vprod([v, ...])",
+    )  # fmt: skip
+    with registered(spec):
+        operands = {len(p.args) for p in edge_points("test_vprod")}
+    assert operands == {2}
 
 
 # ---------------------------------------------------------------------- the probes on engines
