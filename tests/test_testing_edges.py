@@ -128,6 +128,19 @@ def test_just_inside_a_finite_boundary_is_1e_9_times_its_magnitude_on_both_sides
     assert {1e-9, -1e-9} <= {p.args[0] for p in edge_points("rdiv", 1)}
 
 
+def test_a_boundary_away_from_zero_is_neared_in_its_own_units_and_thresholds_are_still_found():
+    spec = OpSpec(
+        "test_exp_above_4", 1, lambda e, v, c: v[0].exp(), lambda s, c: sympy.exp(s[0]),
+        lambda x, c: math.exp(x[0]), lambda n, c: f"{n[0]}.exp()", form="v.exp()",
+        region=lambda c: (sympy.Interval.open(4, sympy.oo),),
+    )  # fmt: skip
+    with registered(spec):
+        inside = {args[0] for _, args in points_of("test_exp_above_4")}
+    assert 4 + 4e-9 in inside and min(inside) == math.nextafter(4.0, 5.0)  # 1e-9 of |4| inside 4
+    # the region holds no negative number nor a tiny one, yet exp leaves the floats above 709.78
+    assert abs(max(inside) - math.log(sys.float_info.max)) < 1e-12
+
+
 def test_the_zero_added_to_an_ops_constants_takes_the_first_constants_type():
     # 2 ** x, 0.5 ** x, ...: the constant 0 is added as an int, as 2 is (an engine with ints has it)
     (zero,) = [c for c in edge_consts(OPS["rpow"]) if c == 0]
