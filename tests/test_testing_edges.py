@@ -123,6 +123,21 @@ def test_thresholds_are_where_the_value_or_its_gradient_leaves_the_floats():
         assert any(math.isclose(x, edge, rel_tol=1e-13) for x in xs), (edge, xs)
 
 
+def test_a_threshold_between_1_and_2_is_found_on_both_sides():
+    spec = OpSpec(
+        "test_pow1100", 1, lambda e, v, c: v[0] ** 1100, lambda s, c: s[0] ** 1100,
+        lambda x, c: x[0] ** 1100, lambda n, c: f"{n[0]} ** 1100", form="v ** 1100",
+    )  # fmt: skip
+    with registered(spec):
+        xs = [args[0] for _, args in points_of("test_pow1100")]
+    big = sys.float_info.max
+    # x ** 1100 leaves the floats past |x| = max ** (1 / 1100) = 1.9066; its gradient 1100 x ** 1099
+    # before, past (max / 1100) ** (1 / 1099) = 1.8954: the bisection starts at 1, not at 2
+    for edge in (math.exp(math.log(big) / 1100), math.exp((math.log(big) - math.log(1100)) / 1099)):
+        for sign in (1.0, -1.0):
+            assert any(math.isclose(x, sign * edge, rel_tol=1e-13) for x in xs), (sign * edge, xs)
+
+
 def test_just_inside_a_finite_boundary_is_1e_9_times_its_magnitude_on_both_sides():
     # 1 / x has the boundary 0 (a pole): points at 1e-9 * max(1, |0|) on either side
     assert {1e-9, -1e-9} <= {p.args[0] for p in edge_points("rdiv", 1)}
