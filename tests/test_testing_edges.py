@@ -156,6 +156,19 @@ def test_a_boundary_away_from_zero_is_neared_in_its_own_units_and_thresholds_are
     assert abs(max(inside) - math.log(sys.float_info.max)) < 1e-12
 
 
+def test_an_op_that_leaves_the_floats_inside_a_bounded_region_gets_its_threshold():
+    spec = OpSpec(
+        "test_exp_below_800", 1, lambda e, v, c: v[0].exp(), lambda s, c: sympy.exp(s[0]),
+        lambda x, c: math.exp(x[0]), lambda n, c: f"{n[0]}.exp()", form="v.exp()",
+        region=lambda c: (sympy.Interval.open(0, 800),),
+    )  # fmt: skip
+    with registered(spec):
+        inside = {args[0] for _, args in points_of("test_exp_below_800")}
+    # the region ends before the largest float, and exp leaves the floats inside it, above 709.78
+    assert any(math.isclose(x, math.log(sys.float_info.max), rel_tol=1e-13) for x in inside), inside
+    assert all(0 < x < 800 for x in inside)
+
+
 def test_the_zero_added_to_an_ops_constants_takes_the_first_constants_type():
     # 2 ** x, 0.5 ** x, ...: the constant 0 is added as an int, as 2 is (an engine with ints has it)
     (zero,) = [c for c in edge_consts(OPS["rpow"]) if c == 0]

@@ -254,9 +254,11 @@ def _candidates(op: str, region: Any, args: list[float], i: int, const: Any) -> 
                 step = math.copysign(NEAR * max(1.0, abs(b)), direction)
                 xs += [math.nextafter(b, direction), b + step]
             xs.append(b)
+    # a threshold is sought on both sides, also where the region ends before the largest float: an
+    # op may leave the floats inside a bounded region (exp on (0, 800)); one outside is dropped below
     for sign in (1.0, -1.0):
         for normal in (False, True):
-            t = _threshold(op, args, i, const, sign, normal) if _inside(region, sign * FLOAT_MAX) else None
+            t = _threshold(op, args, i, const, sign, normal)
             if t is not None:
                 xs.append(t)
     return [x for x in dict.fromkeys(xs) if _inside(region, x)]
