@@ -414,10 +414,13 @@ def _well_scaled(point: EdgePoint, value: Any) -> bool:
 def _judge_gradient(
     spec: OpSpec, point: EdgePoint, j: int, value: Any, grad: Any, got: Any, repro: str, check: str
 ) -> list[Finding]:
-    """Two independent oracles: sympy's derivative (mpmath) and central differences of the op."""
+    """Two independent oracles: sympy's derivative (mpmath) judges; where it disagrees, central
+    differences of the op confirm it (``wrong_gradient``) or cannot (``inconclusive``)."""
     name = point.names[j]
     tol = _gradient_tol(spec, point, value, grad)
     symbolic = _compare(name, point.args[j], got, grad, tol)
+    if symbolic.ok:  # the reference agrees: finite differences would only ever confirm it
+        return []
 
     x = point.args[j]
     scale = x if x != 0 else 1.0  # a step relative to x: 1e-20 is differenced at 1e-20 * (1 +- h)
@@ -436,10 +439,8 @@ def _judge_gradient(
             numeric = f"{float(row.oracle) / scale!r} ({'agrees' if row.ok else 'differs'})"
         except (OracleInconclusive, *_MATH_ERRORS) as exc:  # finite differences cannot judge here
             numeric_ok, numeric = None, f"cannot judge ({error_line(exc)})"
-    if symbolic.ok:  # the reference agrees: finite differences are only ever a confirmation
-        return []
     want = float(grad)
-    judged = f"sympy/mpmath {want!r} ({'agrees' if symbolic.ok else 'differs'}), finite differences {numeric}"
+    judged = f"sympy/mpmath {want!r} (differs), finite differences {numeric}"
     kind = "wrong_gradient" if numeric_ok is False else "inconclusive"
     summary = f"{point.label()}: d/d{name} {show(got)}; {judged}"
     return [Finding(kind, check, summary, spec.name, repro, repr(want), show(got))]
