@@ -313,6 +313,7 @@ def test_a_float32_engine_is_judged_at_its_rounded_operands_and_beyond_its_range
     limits = [f for f in sound32.findings if f.kind == "convention" and f.op == "exp"]
     # exp(709.78) is far above float32's largest number, 3.4e38
     assert limits and "x.exp() at x = 709.78271484375: beyond float32" in limits[0].summary
+    assert {(f.check, f.summary[:13]) for f in limits} == {("edge_points", "range limit: ")}
 
 
 def test_one_defect_does_not_hide_another():
