@@ -672,3 +672,14 @@ def test_a_listed_constant_refused_is_a_crash_and_an_added_zero_refused_is_unsup
     adding = [f for f in found if f.op == "addc" and f.kind != "convention"]
     assert {f.kind for f in adding} == {"unsupported"}, adding
     assert "x + 0: the constant 0 is refused (ValueError: add: adding 0 is refused)" in adding[0].summary
+
+
+def test_every_edge_finding_names_its_check_and_its_op():
+    engines = (_PowersRefuseZero, _AddingZeroRefused, tanh_tiny.Value, wrong_rule.Value,
+               exp_partial_ulps.Value, float32.Value)  # fmt: skip
+    found = [f for engine in engines for f in probe_edge_points(engine).findings]
+    # a crash, an unsupported 0, a wrong value, a wrong gradient, an inconclusive one, range limits
+    assert {f.kind for f in found} >= {
+        "crash", "unsupported", "wrong_value", "wrong_gradient", "inconclusive", "convention"
+    }
+    assert {f.check for f in found} == {"edge_points"} and {f.op for f in found} <= set(OPS)
