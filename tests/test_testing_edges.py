@@ -244,6 +244,10 @@ def test_correct_engines_have_no_edge_defect(engine):
     found = caused(edges, outside) - {("accepts_invalid", "powc")}  # micrograd: (-1) ** 0.5 is complex
     if engine == "micrograd.engine":  # its known defect: x ** 0 at 0 divides by zero in backward()
         assert found == {("crash", "powc")}
+        (crash,) = [f for f in edges.findings if f.kind == "crash"]
+        assert crash.summary == (
+            "x ** 0 at x = 0.0: backward() raises ZeroDivisionError: 0.0 cannot be raised to a negative power"
+        )
     else:
         assert found == set()
     assert edges.judged > 500 and outside.judged >= 15 and edges.unit == "points"
