@@ -524,6 +524,31 @@ def test_reproducers_import_the_engine_and_show_expected_vs_actual(fixture, show
     assert shows in run_reproducer(finding.reproducer)
 
 
+class _PowerOfAFractionOffByOne(autograd.Value):
+    """Our engine, but x ** c one too large when c is a Fraction (x ** 0.5 is right)."""
+
+    __slots__ = ()
+
+    def __pow__(self, other):
+        out = super().__pow__(other)
+        if isinstance(other, Fraction):
+            out.data += 1.0
+        return out
+
+
+def test_a_reproducer_at_a_fraction_constant_imports_fraction_and_runs():
+    found = probe_edge_points(_PowerOfAFractionOffByOne).findings
+    (finding,) = [f for f in found if f.kind == "wrong_value"]
+    assert finding.op == "powc" and "Fraction(" in finding.reproducer
+    assert "from fractions import Fraction" in finding.reproducer
+    printed = run_reproducer(finding.reproducer)
+    assert printed.startswith(f"expected: value {finding.expected}")
+    assert f"actual: value {finding.actual}" in printed
+    # a point without a Fraction imports nothing more than the engine
+    plain = next(f for f in probe_edge_points(wrong_rule.Value).findings if f.kind not in FACTS)
+    assert "fractions" not in plain.reproducer
+
+
 def test_the_edge_outcome_counts_each_point_once_judged_or_inconclusive():
     outcome = probe_edge_points(exp_partial_ulps.Value)  # sound, but exp's slope 1e-12 off
     eng = resolve_engine(exp_partial_ulps.Value)
