@@ -58,6 +58,10 @@ K_JUDGE = 16  # a pass is judged sound only if measured up to this many levels (
 BUDGET = 4.0  # CPU seconds per engine; a pass not judged by then is inconclusive
 WALL_CAP = 8 * BUDGET  # wall seconds: on a machine this loaded, stop anyway (inconclusive)
 RUN_CAP = 0.3  # seconds: a ladder pass slower than this is not grown further
+# the most a size's cost is taken to grow by when the next one is predicted: as the paths do (2**STEP),
+# twice over for a sample's passes doubling.  A larger jump is one slow sample (under load the probe
+# once predicted 30 s after 0.17 s and stopped an exponential engine at k = 10, not judged)
+MAX_GROWTH = 2 * 2**STEP
 PHASES = ("forward", "backward")
 clock = time.process_time  # CPU seconds of this process: what load does not inflate
 fallback_clock = time.thread_time  # this thread's: stays fine where the process's steps by ticks
@@ -310,7 +314,7 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
             open_passes = [p for p in passes.values() if p.open]
             if not open_passes:
                 break
-            growth = costs[-1] / costs[-2] if len(costs) >= 2 else 1.0
+            growth = min(costs[-1] / costs[-2], MAX_GROWTH) if len(costs) >= 2 else 1.0
             predicted = costs[-1] * max(1.0, growth) if costs else 0.0
             if timer() - start + predicted > BUDGET or time.perf_counter() - wall > WALL_CAP:
                 for p in open_passes:
