@@ -95,6 +95,30 @@ def test_growth_that_a_slow_chain_sample_hid_is_confirmed_when_measured_again(mo
     assert p.confirmed == 3 and p.measured_again  # measured again, the growth is confirmed at k = 20
 
 
+def test_growth_whose_streak_a_slow_sample_broke_is_measured_again_and_confirmed(monkeypatch):
+    # the backward ladder x4 a size (ratio 2, 8, 32, ...), but its sample at k = 8 read 100 instead of
+    # 32: the step after it is x1.28, so no three successive steps grew; k = 12 cost 1 CPU s, and the
+    # budget ends the probe at k = 14.  Measured again (8, 10, 12), k = 8 reads 32: confirmed at k = 10
+    now, slow = [0.0], {8}
+
+    def measure(eng, k, backward, step, timer):
+        now[0] += 1.0 if k == 12 else 0.01
+        ratio = 2 * 4 ** ((k - 4) // 2)
+        ratio = 100 if k in slow else ratio
+        slow.discard(k)
+        forward = {"chain": 1e-4, "ladder": 1e-4}
+        return {"forward": forward, "backward": {"chain": 1e-4, "ladder": 1e-4 * ratio}}
+
+    monkeypatch.setattr(pt, "choose_clock", lambda: (lambda: now[0], 1e-9, ""))
+    monkeypatch.setattr(pt, "_measure", measure)
+    result = pt.probe_time(sound.Value)
+    (finding,) = [f for f in result.findings if f.kind in DEFECT_KINDS]
+    assert finding.summary.startswith("backward time") and "at k = 10" in finding.summary
+    assert "k = 8: ladder 0.0032 s" in finding.actual  # the least of both rounds
+    (forward,) = [f for f in result.findings if f.kind == "inconclusive"]  # flat, but only up to k = 12
+    assert "budget" in forward.summary and result.status == "failed"
+
+
 def test_growth_that_holds_when_measured_again_stays_unjudged(monkeypatch):
     # the ladder x4 at each of the last two sizes: two steps of growth, too few to confirm; measured
     # again (given times, not measured ones: a test asserts verdicts) it grows as much

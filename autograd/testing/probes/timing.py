@@ -245,13 +245,21 @@ def _ran_out_growing(p: _Pass) -> bool:
     return p.confirmed is None and bool(p.sizes) and p.sizes[-1] >= K_JUDGE and _growing_at_end(p.ratios)
 
 
+def _broken_streak(p: _Pass) -> bool:
+    """Unconfirmed, yet the ladder already ``RATIO_MIN`` times the chain and the ratio grew at the last
+    step: growth whose streak one slow sample may have broken (in the suite, a ladder at k = 8 read
+    2.4 times too slow, the step after it x1.3, and the budget ended the pass at k = 14)."""
+    r = p.ratios
+    return p.confirmed is None and len(r) >= 2 and r[-1] >= RATIO_MIN and r[-1] >= GROWTH * r[-2]
+
+
 def _measure_again(
     again: list[_Pass], eng: Engine, step: float, timer: Clock, costs: list[float], start: float
 ) -> None:
-    """The three last sizes of passes whose ratio grew at both of the last two steps, measured once
-    more, each time kept as the least of both rounds (load only adds time): a sound engine on a
-    machine whose load rose near the end (CI once judged our sound fixture's forward pass
-    ``inconclusive``) is then judged, and growth that holds stays."""
+    """The three last sizes of passes whose ratio grew at both of the last two steps (or whose streak
+    looks broken: ``_broken_streak``), measured once more, each time kept as the least of both rounds
+    (load only adds time): a sound engine on a machine whose load rose near the end (CI once judged
+    our sound fixture's forward pass ``inconclusive``) is then judged, and growth that holds stays."""
     sizes = sorted({k for p in again for k in p.sizes[-3:]})  # what _growing_at_end reads
     cost = sum(costs[SIZES.index(k)] for k in sizes)
     if not sizes or timer() - start + cost > BUDGET:
@@ -330,7 +338,8 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
             if passes["forward"].confirmed is not None and passes["backward"].open:
                 # every backward sample builds a ladder first: the sizes left are out of reach
                 passes["backward"].stopped = f"building ladders is itself exponential (forward) from k = {k}"
-        _measure_again([p for p in passes.values() if _ran_out_growing(p)], eng, step, timer, costs, start)
+        again = [p for p in passes.values() if _ran_out_growing(p) or _broken_streak(p)]
+        _measure_again(again, eng, step, timer, costs, start)
     except EngineRaised as raised:  # the engine cannot build or differentiate x*h + x*h: nothing to time
         reason = f"the ladder x = x*h + x*h could not be timed: {raised}"
         return outcome("time", [], judged=0, unit="passes", reason=reason)
