@@ -61,6 +61,15 @@ def outside_of(op):
     return {(p.const, p.args) for c in edge_consts(OPS[op]) for p in out_of_domain_points(op, c)}
 
 
+def _exp_on(name, region):
+    """A new op, exp on ``region`` only (a sympy interval): its points come from that region."""
+    return OpSpec(
+        name, 1, lambda e, v, c: v[0].exp(), lambda s, c: sympy.exp(s[0]),
+        lambda x, c: math.exp(x[0]), lambda n, c: f"{n[0]}.exp()", form="v.exp()",
+        region=lambda c: (region,),
+    )  # fmt: skip
+
+
 # ---------------------------------------------------------------------- the generated set vs the table
 @pytest.mark.parametrize("op", list(OPS))
 def test_every_op_of_the_table_gets_points_inside_its_region(op):
@@ -144,12 +153,7 @@ def test_just_inside_a_finite_boundary_is_1e_9_times_its_magnitude_on_both_sides
 
 
 def test_a_boundary_away_from_zero_is_neared_in_its_own_units_and_thresholds_are_still_found():
-    spec = OpSpec(
-        "test_exp_above_4", 1, lambda e, v, c: v[0].exp(), lambda s, c: sympy.exp(s[0]),
-        lambda x, c: math.exp(x[0]), lambda n, c: f"{n[0]}.exp()", form="v.exp()",
-        region=lambda c: (sympy.Interval.open(4, sympy.oo),),
-    )  # fmt: skip
-    with registered(spec):
+    with registered(_exp_on("test_exp_above_4", sympy.Interval.open(4, sympy.oo))):
         inside = {args[0] for _, args in points_of("test_exp_above_4")}
     assert 4 + 4e-9 in inside and min(inside) == math.nextafter(4.0, 5.0)  # 1e-9 of |4| inside 4
     # the region holds no negative number nor a tiny one, yet exp leaves the floats above 709.78
@@ -157,12 +161,7 @@ def test_a_boundary_away_from_zero_is_neared_in_its_own_units_and_thresholds_are
 
 
 def test_an_op_that_leaves_the_floats_inside_a_bounded_region_gets_its_threshold():
-    spec = OpSpec(
-        "test_exp_below_800", 1, lambda e, v, c: v[0].exp(), lambda s, c: sympy.exp(s[0]),
-        lambda x, c: math.exp(x[0]), lambda n, c: f"{n[0]}.exp()", form="v.exp()",
-        region=lambda c: (sympy.Interval.open(0, 800),),
-    )  # fmt: skip
-    with registered(spec):
+    with registered(_exp_on("test_exp_below_800", sympy.Interval.open(0, 800))):
         inside = {args[0] for _, args in points_of("test_exp_below_800")}
     # the region ends before the largest float, and exp leaves the floats inside it, above 709.78
     assert any(math.isclose(x, math.log(sys.float_info.max), rel_tol=1e-13) for x in inside), inside

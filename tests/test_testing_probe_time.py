@@ -55,23 +55,37 @@ def test_a_forward_that_rereads_shared_operands_is_exponential_time():
     )
 
 
+def _pass(name, sizes, chains, ladders):
+    """A pass with the given seconds per size (chain, ladder): times given, not measured."""
+    p = pt._Pass(name)
+    for k, chain_s, ladder_s in zip(sizes, chains, ladders, strict=True):
+        p.add(k, chain_s, ladder_s)
+    return p
+
+
+def _measure_again_given(monkeypatch, p, times):
+    """``_measure_again`` on ``p``, its new round's (chain, ladder) seconds at size k given by
+    ``times(k)`` for both phases; returns the (k, backward) it asked for."""
+    asked = []
+
+    def given(eng, k, backward, step, timer):
+        asked.append((k, backward))
+        chain_s, ladder_s = times(k)
+        return {phase: {"chain": chain_s, "ladder": ladder_s} for phase in pt.PHASES}
+
+    monkeypatch.setattr(pt, "_measure", given)
+    eng, costs = resolve_engine(sound.Value), [0.0] * len(pt.SIZES)
+    pt._measure_again([p], eng, 1e-9, time.perf_counter, costs=costs, start=time.perf_counter())
+    return asked
+
+
 def test_growth_that_noise_made_at_the_last_sizes_is_measured_away(monkeypatch):
     # the ladder's time doubled at each of the last two sizes, as if load had risen there; measured
     # again it is flat.  The times are given, not measured: a test asserts verdicts, never durations
     # (measured, this test once saw a sound engine's ratio at 1.54 after the second round)
-    p = pt._Pass("forward")
-    for k, ladder_s in zip((16, 18, 20), (1e-4, 2e-4, 4e-4), strict=True):
-        p.add(k, 1e-4, ladder_s)
+    p = _pass("forward", (16, 18, 20), (1e-4,) * 3, (1e-4, 2e-4, 4e-4))
     assert pt._ran_out_growing(p)
-    asked = []
-
-    def flat(eng, k, backward, step, timer):
-        asked.append((k, backward))
-        return {phase: {"chain": 1e-4, "ladder": 1.1e-4} for phase in pt.PHASES}
-
-    monkeypatch.setattr(pt, "_measure", flat)
-    eng, costs = resolve_engine(sound.Value), [0.0] * len(pt.SIZES)
-    pt._measure_again([p], eng, 1e-9, time.perf_counter, costs=costs, start=time.perf_counter())
+    asked = _measure_again_given(monkeypatch, p, lambda k: (1e-4, 1.1e-4))
     assert asked == [(16, False), (18, False), (20, False)]  # the last three sizes, forward only
     assert p.times == [(1e-4, 1e-4), (1e-4, 1.1e-4), (1e-4, 1.1e-4)]  # the least of both rounds
     assert p.measured_again and not pt._ran_out_growing(p) and p.confirmed is None
@@ -80,18 +94,9 @@ def test_growth_that_noise_made_at_the_last_sizes_is_measured_away(monkeypatch):
 def test_growth_that_a_slow_chain_sample_hid_is_confirmed_when_measured_again(monkeypatch):
     # the ladder doubles at every step (x8 the chain at k = 20), but the chain's sample at k = 16 was
     # slow: the step into 16 reads as x1.25, two steps of growth are left, too few to confirm
-    p = pt._Pass("backward")
-    chains, ladders = (1e-4, 1.6e-4, 1e-4, 1e-4), (1e-4, 2e-4, 4e-4, 8e-4)
-    for k, chain_s, ladder_s in zip((14, 16, 18, 20), chains, ladders, strict=True):
-        p.add(k, chain_s, ladder_s)
+    p = _pass("backward", (14, 16, 18, 20), (1e-4, 1.6e-4, 1e-4, 1e-4), (1e-4, 2e-4, 4e-4, 8e-4))
     assert pt._ran_out_growing(p) and p.confirmed is None
-
-    def doubling(eng, k, backward, step, timer):
-        return {phase: {"chain": 1e-4, "ladder": 2e-4 * 2 ** ((k - 16) // 2)} for phase in pt.PHASES}
-
-    monkeypatch.setattr(pt, "_measure", doubling)
-    eng, costs = resolve_engine(sound.Value), [0.0] * len(pt.SIZES)
-    pt._measure_again([p], eng, 1e-9, time.perf_counter, costs=costs, start=time.perf_counter())
+    _measure_again_given(monkeypatch, p, lambda k: (1e-4, 2e-4 * 2 ** ((k - 16) // 2)))
     assert p.confirmed == 3 and p.measured_again  # measured again, the growth is confirmed at k = 20
 
 
@@ -122,17 +127,9 @@ def test_growth_whose_streak_a_slow_sample_broke_is_measured_again_and_confirmed
 def test_growth_that_holds_when_measured_again_stays_unjudged(monkeypatch):
     # the ladder x4 at each of the last two sizes: two steps of growth, too few to confirm; measured
     # again (given times, not measured ones: a test asserts verdicts) it grows as much
-    p = pt._Pass("backward")
-    for k in (12, 14, 16):
-        p.add(k, 1e-4, 1e-4 * 4 ** ((k - 12) // 2))
+    p = _pass("backward", (12, 14, 16), (1e-4,) * 3, (1e-4, 4e-4, 16e-4))
     assert pt._ran_out_growing(p)
-
-    def growing(eng, k, backward, step, timer):
-        return {phase: {"chain": 1e-4, "ladder": 1e-4 * 4 ** ((k - 12) // 2)} for phase in pt.PHASES}
-
-    monkeypatch.setattr(pt, "_measure", growing)
-    eng, costs = resolve_engine(exponential_backward.Value), [0.0] * len(pt.SIZES)
-    pt._measure_again([p], eng, 1e-9, time.perf_counter, costs=costs, start=time.perf_counter())
+    _measure_again_given(monkeypatch, p, lambda k: (1e-4, 1e-4 * 4 ** ((k - 12) // 2)))
     assert p.measured_again and pt._ran_out_growing(p) and p.confirmed is None, p.evidence()
 
 
@@ -154,8 +151,6 @@ def test_one_slow_size_does_not_end_the_probe_before_the_growth_is_confirmed(mon
     (finding,) = [f for f in result.findings if f.kind in DEFECT_KINDS]
     assert finding.summary.startswith("backward time") and "at k = 10" in finding.summary
     assert result.status == "failed" and "forward: flat up to k = 28" in result.reason
-
-
 
 
 def test_the_ladder_and_the_chain_compute_the_same_function():

@@ -147,8 +147,8 @@ def test_set_ordered_parents_differ_across_the_fixed_hash_seeds_only():
 
 def test_a_nondeterministic_finding_lists_each_gradient_where_first_seen_and_reproduces_two_seeds():
     told = determinism.probe_determinism(set_parents.Value, examples=2)
-    runs = 1 + len(determinism.HASH_SEEDS)  # this process and each seed, two builds each
-    assert (told.name, told.unit, told.judged) == ("determinism", "builds", 2 * runs)
+    places = 1 + len(determinism.HASH_SEEDS)  # this process and each seed, two builds each
+    assert (told.name, told.unit, told.judged) == ("determinism", "builds", 2 * places)
     assert told.reason == (
         "2 builds of an 11-leaf float graph with fan-out, in this process and in fresh "
         "interpreters with PYTHONHASHSEED in 0, 1, 2, 3"
