@@ -5,9 +5,13 @@ ratios measured in one run; these tests assert what it concludes, not how long
 anything took.
 """
 
+import contextlib
+import gc
+import io
 import itertools
 import math
 import random
+import re
 import time
 
 import micrograd.engine
@@ -15,6 +19,7 @@ import pytest
 
 import autograd
 from autograd.testing import resolve_engine
+from autograd.testing.boundary import EngineRaised
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.probes import timing as pt
 from tests.engines import exponential_backward, lazy_forward, sound
@@ -63,19 +68,22 @@ def _pass(name, sizes, chains, ladders):
     return p
 
 
-def _measure_again_given(monkeypatch, p, times):
+def _measure_again_given(monkeypatch, p, times, *, cost=0.0, clock=time.perf_counter, start=None):
     """``_measure_again`` on ``p``, its new round's (chain, ladder) seconds at size k given by
-    ``times(k)`` for both phases; returns the (k, backward) it asked for."""
+    ``times(k)`` for both phases, each size costing ``cost`` CPU s by ``clock``; returns the
+    (k, backward) it asked for."""
     asked = []
+    eng, given_step = resolve_engine(sound.Value), 1e-9
 
-    def given(eng, k, backward, step, timer):
+    def given(eng_, k, backward, step, timer):
+        assert (eng_, step, timer) == (eng, given_step, clock)  # the probe's engine, clock step and clock
         asked.append((k, backward))
         chain_s, ladder_s = times(k)
         return {phase: {"chain": chain_s, "ladder": ladder_s} for phase in pt.PHASES}
 
     monkeypatch.setattr(pt, "_measure", given)
-    eng, costs = resolve_engine(sound.Value), [0.0] * len(pt.SIZES)
-    pt._measure_again([p], eng, 1e-9, time.perf_counter, costs=costs, start=time.perf_counter())
+    costs = [cost] * len(pt.SIZES)
+    pt._measure_again([p], eng, given_step, clock, costs=costs, start=clock() if start is None else start)
     return asked
 
 
@@ -96,7 +104,8 @@ def test_growth_that_a_slow_chain_sample_hid_is_confirmed_when_measured_again(mo
     # slow: the step into 16 reads as x1.25, two steps of growth are left, too few to confirm
     p = _pass("backward", (14, 16, 18, 20), (1e-4, 1.6e-4, 1e-4, 1e-4), (1e-4, 2e-4, 4e-4, 8e-4))
     assert pt._ran_out_growing(p) and p.confirmed is None
-    _measure_again_given(monkeypatch, p, lambda k: (1e-4, 2e-4 * 2 ** ((k - 16) // 2)))
+    asked = _measure_again_given(monkeypatch, p, lambda k: (1e-4, 2e-4 * 2 ** ((k - 16) // 2)))
+    assert asked == [(16, True), (18, True), (20, True)]  # the last three sizes (not four), with backward
     assert p.confirmed == 3 and p.measured_again  # measured again, the growth is confirmed at k = 20
 
 
@@ -104,9 +113,10 @@ def test_growth_whose_streak_a_slow_sample_broke_is_measured_again_and_confirmed
     # the backward ladder x4 a size (ratio 2, 8, 32, ...), but its sample at k = 8 read 100 instead of
     # 32: the step after it is x1.28, so no three successive steps grew; k = 12 cost 1 CPU s, and the
     # budget ends the probe at k = 14.  Measured again (8, 10, 12), k = 8 reads 32: confirmed at k = 10
-    now, slow = [0.0], {8}
+    now, slow, args = [0.0], {8}, set()
 
     def measure(eng, k, backward, step, timer):
+        args.add((eng, step))
         now[0] += 1.0 if k == 12 else 0.01
         ratio = 2 * 4 ** ((k - 4) // 2)
         ratio = 100 if k in slow else ratio
@@ -120,6 +130,10 @@ def test_growth_whose_streak_a_slow_sample_broke_is_measured_again_and_confirmed
     (finding,) = [f for f in result.findings if f.kind in DEFECT_KINDS]
     assert finding.summary.startswith("backward time") and "at k = 10" in finding.summary
     assert "k = 8: ladder 0.0032 s" in finding.actual  # the least of both rounds
+    assert "k = 10: " in finding.actual and "k = 12" not in finding.actual  # up to the confirmation
+    assert "for k in (4, 6, 8, 10):" in finding.reproducer  # the sizes that confirmed it, no more
+    ((eng, step),) = args  # measured again by the same engine and clock step as the first round
+    assert eng is not None and step == 1e-9
     (forward,) = [f for f in result.findings if f.kind == "inconclusive"]  # flat, but only up to k = 12
     assert "budget" in forward.summary and result.status == "failed"
 
@@ -175,17 +189,17 @@ def test_flat_ratios_with_noise_are_never_confirmed():
     for _ in range(2000):
         level = rng.uniform(0.3, 3.0)  # any constant ratio, noise up to x2 either way
         ratios = [level * math.exp(rng.uniform(-math.log(2), math.log(2))) for _ in sizes]
-        assert pt.confirmed_growth(sizes, ratios) is None
+        assert pt.confirmed_growth(ratios) is None
 
 
 def test_geometric_growth_is_confirmed_after_enough_successive_steps():
     sizes = list(pt.SIZES)
     ratios = [2.0 ** (k / 2) for k in sizes]  # x2 per step of two levels
-    at = pt.confirmed_growth(sizes, ratios)
+    at = pt.confirmed_growth(ratios)
     assert at is not None and at >= pt.CONFIRM and ratios[at] >= pt.RATIO_MIN
     # growth broken by a flat step restarts the count
     broken = [1, 2, 4, 4, 8, 16, 16, 32, 64, 64]
-    assert pt.confirmed_growth(list(range(len(broken))), broken) is None
+    assert pt.confirmed_growth(broken) is None
 
 
 def test_an_engine_out_of_budget_is_inconclusive_not_a_defect(monkeypatch):
@@ -202,12 +216,13 @@ def test_an_engine_that_cannot_build_the_ladder_is_not_applicable():
             raise TypeError("add: not today")
 
     result = pt.probe_time(resolve_engine(NoAdd))
-    assert result.status == "not_applicable" and "could not be timed" in result.reason
+    assert result.status == "not_applicable" and result.judged == 0
+    assert result.reason.endswith("could not be timed: forward at k = 4: TypeError: add: not today")
 
 
 def test_our_own_error_propagates_instead_of_reading_as_not_timed(monkeypatch):
     # issue 13: only what the engine raises makes the ladder "not timed"; a KeyError of ours is our bug
-    def broken(sizes, ratios):
+    def broken(ratios):
         raise KeyError("planted in the harness")
 
     monkeypatch.setattr(pt, "confirmed_growth", broken)
@@ -293,3 +308,308 @@ def test_a_clock_of_ticks_gets_samples_of_many_ticks_and_no_false_alarm(monkeypa
     assert not [f for f in result.findings if f.kind in DEFECT_KINDS]  # ticks are not growth
     stopped = [f.summary for f in result.findings if f.kind == "inconclusive"]
     assert all("CPU clock steps by 4 ms" in s for s in stopped if "budget" in s)
+
+
+# --- the whole verdict on given times: a clock of our own and a stand-in _measure -----------------
+
+
+def _given_probe(monkeypatch, ratio, *, cost=lambda k: 0.01, step=1e-9, timed_by=""):
+    """``probe_time(sound.Value)`` on given times: at size k the ladder of ``phase`` is ``ratio(phase,
+    k)`` times the chain (1e-4 s a pass), and measuring size k costs ``cost(k)`` CPU s of a clock of
+    our own.  Returns the outcome and the ``(k, backward)`` of each measurement asked for."""
+    now, asked, args = [100.0], [], set()
+    monkeypatch.setattr(pt, "choose_clock", lambda: (lambda: now[0], step, timed_by))
+
+    def measure(eng, k, backward, step, timer):
+        args.add((eng, step))
+        asked.append((k, backward))
+        now[0] += cost(k)
+        return {p: {"chain": 1e-4, "ladder": 1e-4 * ratio(p, k)} for p in pt.PHASES}
+
+    monkeypatch.setattr(pt, "_measure", measure)
+    result = pt.probe_time(sound.Value)
+    ((eng, measured_step),) = args  # one engine and the chosen clock's step for every measurement
+    assert eng is not None and measured_step == step
+    return result, asked
+
+
+def _x4_a_size(phase):
+    """Ratios 1, 4, 16, 64 at k = 4, 6, 8, 10 for ``phase``, flat (1) for the other."""
+    return lambda p, k: 4 ** ((k - 4) // 2) if p == phase else 1.0
+
+
+def _run_reproducer(source):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, "<reproducer>", "exec"), {})
+    return out.getvalue().splitlines()
+
+
+def test_a_backward_found_exponential_is_reported_in_full(monkeypatch):
+    result, asked = _given_probe(monkeypatch, _x4_a_size("backward"), timed_by="timed by a clock of ours")
+    assert (result.name, result.status, result.unit) == ("time", "failed", "passes")
+    assert (result.judged, result.inconclusive) == (2, 0)  # backward: exponential; forward: flat
+    assert result.reason == (
+        "ladders of k shared diamonds vs chains, k in 4..28 step 2, 0.13 CPU s; timed by a clock of ours; "
+        "forward: flat up to k = 28 (ratio x1 at most)"
+    )
+    # backward is measured until its growth is confirmed at k = 10, the forward pass up to the end
+    assert asked == [(k, k <= 10) for k in pt.SIZES]
+    (finding,) = result.findings
+    assert (finding.kind, finding.check) == ("exponential_time", "time")
+    assert finding.summary == (
+        "backward time grows with the number of paths, not of nodes: on a ladder of k shared diamonds it "
+        "is x64 a chain of the same ops at k = 10, the ratio multiplied by 1.5 or more at each of 3 "
+        "successive sizes"
+    )
+    assert finding.expected == "a ratio ladder / chain that stays flat as k grows"
+    assert finding.actual == (
+        "k = 4: ladder 0.0001 s, chain 0.0001 s (x1); k = 6: ladder 0.0004 s, chain 0.0001 s (x4); "
+        "k = 8: ladder 0.0016 s, chain 0.0001 s (x16); k = 10: ladder 0.0064 s, chain 0.0001 s (x64)"
+    )
+
+
+@pytest.mark.parametrize("phase", ["forward", "backward"])
+def test_the_reproducer_times_the_pass_found_exponential_at_the_sizes_that_confirmed_it(monkeypatch, phase):
+    result, _ = _given_probe(monkeypatch, _x4_a_size(phase))
+    (finding,) = [f for f in result.findings if f.kind in DEFECT_KINDS]
+    source = finding.reproducer
+    assert "from tests.engines.sound import Value" in source and "for k in (4, 6, 8, 10):" in source
+    timed = {  # what is inside the clock readings: the build for forward, backward() alone for backward
+        "forward": "t = time.process_time(); y = build(k); y.data; seconds = time.process_time() - t",
+        "backward": "y = build(k); t = time.process_time(); y.backward(); seconds = time.process_time() - t",
+    }
+    assert timed[phase] in source
+    number = r"[0-9.e+-]+"
+    lines = _run_reproducer(source)  # it runs, on the (sound) engine, and prints a row per size
+    assert len(lines) == 5, lines
+    for k, line in zip((4, 6, 8, 10), lines, strict=False):
+        assert re.fullmatch(rf"k = {k}: {phase} ladder {number} s, chain {number} s, ratio {number}", line)
+    assert lines[-1] == "expected: a ratio that stays flat as k grows (same ops per level); actual: above"
+
+
+def test_a_forward_found_exponential_stops_the_backward_pass_and_says_why(monkeypatch):
+    result, asked = _given_probe(monkeypatch, _x4_a_size("forward"))
+    assert asked == [(k, True) for k in (4, 6, 8, 10)]  # nothing after: both passes are closed
+    assert (result.status, result.judged, result.inconclusive) == ("failed", 1, 1)
+    (backward,) = [f for f in result.findings if f.kind == "inconclusive"]
+    assert backward.check == "time"
+    assert backward.summary == (
+        "backward time not judged: building ladders is itself exponential (forward) from k = 10 "
+        "(sound only when measured up to k = 16)"
+    )
+    flat = [f"k = {k}: ladder 0.0001 s, chain 0.0001 s (x1)" for k in (4, 6, 8, 10)]
+    assert backward.actual == "; ".join(flat)
+
+
+def test_growth_still_there_at_the_largest_size_when_measured_again_is_said_so(monkeypatch):
+    # the backward ratio x1.6 at each of the last two sizes: growth the sizes ran out on, below RATIO_MIN
+    def ratio(phase, k):
+        return {26: 1.6, 28: 2.56}.get(k, 1.0) if phase == "backward" else 1.0
+
+    result, asked = _given_probe(monkeypatch, ratio)
+    assert asked[-3:] == [(24, True), (26, True), (28, True)]  # measured again, with backward
+    assert (result.status, result.judged, result.inconclusive) == ("passed", 1, 1)
+    (backward,) = result.findings
+    assert (backward.kind, backward.check) == ("inconclusive", "time")
+    assert backward.summary == (
+        "backward time not judged: the ratio was still growing at the largest size, measured twice "
+        "(sound only when measured up to k = 16)"
+    )
+    assert backward.actual.startswith("k = 4: ladder 0.0001 s, chain 0.0001 s (x1); k = 6: ")
+    assert backward.actual.endswith("; k = 28: ladder 0.000256 s, chain 0.0001 s (x2.56)")
+    assert backward.actual.count("; ") == len(pt.SIZES) - 1
+
+
+def _out_of_budget(k, clock_said):
+    """The summaries of both passes stopped by the budget before size k."""
+    return [
+        f"{phase} time not judged: the budget (4 CPU s, 32 s wall) would run out at k = {k}{clock_said} "
+        "(sound only when measured up to k = 16)"
+        for phase in pt.PHASES
+    ]
+
+
+def test_the_budget_lets_a_size_run_that_is_predicted_to_end_exactly_at_it(monkeypatch):
+    # each size costs 1 CPU s: before k = 10, 3 s spent and 1 predicted, exactly the budget (4)
+    result, asked = _given_probe(monkeypatch, lambda p, k: 1.0, cost=lambda k: 1.0, step=0.0012345)
+    assert [k for k, _ in asked] == [4, 6, 8, 10]
+    assert (result.status, result.judged, result.inconclusive) == ("not_applicable", 0, 2)
+    assert [f.summary for f in result.findings] == _out_of_budget(12, " (the CPU clock steps by 1.23 ms)")
+
+
+def test_one_costly_first_size_predicts_the_next_at_its_own_cost(monkeypatch):
+    # k = 4 cost 1.5 s: k = 6 is predicted at 1.5 more (3 in all, within the budget), then sizes are cheap
+    result, asked = _given_probe(monkeypatch, lambda p, k: 1.0, cost=lambda k: 1.5 if k == 4 else 0.01)
+    assert [k for k, _ in asked] == list(pt.SIZES)
+    assert (result.status, result.judged) == ("passed", 2)
+
+
+def test_the_first_size_is_measured_however_small_the_budget(monkeypatch):
+    monkeypatch.setattr(pt, "BUDGET", 0.5)  # nothing measured yet: nothing predicted
+    result, asked = _given_probe(monkeypatch, lambda p, k: 1.0)
+    assert [k for k, _ in asked] == list(pt.SIZES) and (result.status, result.judged) == ("passed", 2)
+
+
+def test_the_next_size_is_predicted_from_the_growth_of_the_last_two(monkeypatch):
+    # 0.5 s then 1.5 s (x3): k = 8 is predicted at 4.5 s, past the budget with 2 s spent; a clock step
+    # of exactly COARSE_STEP is not worth a word
+    costs = {4: 0.5, 6: 1.5}
+    result, asked = _given_probe(
+        monkeypatch, lambda p, k: 1.0, cost=lambda k: costs.get(k, 0.01), step=pt.COARSE_STEP
+    )
+    assert [k for k, _ in asked] == [4, 6]
+    assert [f.summary for f in result.findings] == _out_of_budget(8, "")
+
+
+def test_passes_flat_up_to_exactly_k_judge_are_judged(monkeypatch):
+    # k = 16 costs 3 s: k = 18 is predicted past the budget, and both passes were measured up to K_JUDGE
+    result, asked = _given_probe(monkeypatch, lambda p, k: 1.0, cost=lambda k: 3.0 if k == 16 else 0.01)
+    assert asked[-1][0] == 16 == pt.K_JUDGE
+    assert (result.status, result.judged, result.inconclusive, result.findings) == ("passed", 2, 0, [])
+    assert result.reason.endswith(
+        "; forward: flat up to k = 16 (ratio x1 at most); backward: flat up to k = 16 (ratio x1 at most)"
+    )
+
+
+# --- the parts, on given numbers ----------------------------------------------------------------
+
+
+def _ratios_pass(ratios):
+    """An unconfirmed backward pass whose ratios are ``ratios`` (chain 1 s, so each ratio exact)."""
+    return pt._Pass("backward", sizes=list(pt.SIZES[: len(ratios)]), times=[(1.0, r) for r in ratios])
+
+
+@pytest.mark.parametrize(
+    ("ratios", "broken"),
+    [
+        ([4, 8], True),  # two sizes are enough; a ratio of exactly RATIO_MIN, grown x2
+        ([8, 12], True),  # grown by exactly GROWTH
+        ([7, 12], True),  # the last ratio is the one that must reach RATIO_MIN
+        ([100, 8, 12], True),  # the last step is what grew, not the one before
+        ([8], False),  # one size: no step
+        ([8, 9], False),  # x1.125: no growth
+        ([2, 7.9], False),  # grown, but below RATIO_MIN
+    ],
+)
+def test_a_broken_streak_is_read_from_the_last_step_and_the_last_ratio(ratios, broken):
+    assert pt._broken_streak(_ratios_pass(ratios)) is broken
+
+
+@pytest.mark.parametrize(
+    ("ratios", "growing"),
+    [
+        ([1, 1.5, 2.25], True),  # both steps by exactly GROWTH
+        ([0, 0, 0.1, 1, 1.5, 2.25], True),  # only the last two steps count
+        ([3, 1.2, 2.0], False),  # the last step grew, the one before fell
+        ([1, 4, 1.6], False),  # the step before grew, the last fell
+        ([1, 2], False),  # one step is noise
+    ],
+)
+def test_growing_at_the_end_means_both_of_the_last_two_steps_grew(ratios, growing):
+    assert pt._growing_at_end(ratios) is growing
+
+
+def test_growth_is_confirmed_only_by_steps_between_successive_sizes():
+    assert pt.confirmed_growth([4, 6, 9, 13.5]) == 3  # three steps of exactly GROWTH, ending above RATIO_MIN
+    # two steps of growth and a fall: the first size is not a step after the last
+    assert pt.confirmed_growth([12, 18, 27, 8]) is None
+
+
+@pytest.mark.parametrize(
+    ("k", "ladder_s", "stopped"),
+    [
+        (10, 0.5, "a ladder backward pass took 0.5 s at k = 10"),
+        (10, pt.RUN_CAP, ""),  # at the cap itself, grown further
+        (pt.SIZES[-2], 0.5, f"a ladder backward pass took 0.5 s at k = {pt.SIZES[-2]}"),
+        (pt.SIZES[-1], 0.5, ""),  # the largest size: there is nothing further to stop
+    ],
+)
+def test_a_ladder_pass_slower_than_the_run_cap_is_not_grown_further(k, ladder_s, stopped):
+    p = pt._Pass("backward")
+    p.add(k, 1e-4, ladder_s)
+    assert p.stopped == stopped and p.open is (not stopped)
+
+
+def test_measuring_again_stays_within_the_budget(monkeypatch):
+    # 1 CPU s spent; the three sizes cost 1 s each: 4 s, exactly the budget, measured again
+    p = _pass("forward", (16, 18, 20), (1e-4,) * 3, (1e-4, 2e-4, 4e-4))
+
+    def flat(k):
+        return 1e-4, 1e-4
+
+    asked = _measure_again_given(monkeypatch, p, flat, cost=1.0, clock=lambda: 1.0, start=0.0)
+    assert len(asked) == 3 and p.measured_again
+    # at 1.5 s each (5.5 s in all) they are not, and the pass is left as it was
+    p = _pass("forward", (16, 18, 20), (1e-4,) * 3, (1e-4, 2e-4, 4e-4))
+    asked = _measure_again_given(monkeypatch, p, flat, cost=1.5, clock=lambda: 1.0, start=0.0)
+    assert asked == [] and not p.measured_again and pt._ran_out_growing(p)
+
+
+def test_a_measurement_gives_seconds_per_pass_and_leaves_the_collector_as_it_was(monkeypatch):
+    # a pass costs 2**-12 s forward and 2**-11 s backward on a clock of our own: a sample needs
+    # 0.001 s, so it holds two passes, and the seconds are divided by them
+    now = [0.0]
+
+    def forward(eng, build, k, inner):
+        now[0] += inner * 2**-12
+        return [None] * inner
+
+    def backward(eng, outs):
+        now[0] += len(outs) * 2**-11
+
+    monkeypatch.setattr(pt, "_forward", forward)
+    monkeypatch.setattr(pt, "_backward", backward)
+    eng = resolve_engine(sound.Value)
+    assert gc.isenabled()
+    try:
+        best = pt._measure(eng, 6, backward=True, step=1e-9, timer=lambda: now[0])
+        assert gc.isenabled()  # _measure disables it while it samples, and only then
+    finally:
+        gc.enable()
+    assert best == {p: {g: 2**-12 if p == "forward" else 2**-11 for g in pt.GRAPHS} for p in pt.PHASES}
+    assert pt._passes_per_sample(eng, 6, pt.SAMPLE_SECONDS, lambda: now[0]) == 2
+
+
+def test_a_forward_only_measurement_says_where_the_engine_raised(monkeypatch):
+    class NoAdd(sound.Value):
+        def __add__(self, other):
+            raise TypeError("add: not today")
+
+    monkeypatch.setattr(pt, "_passes_per_sample", lambda *args: 1)
+    with pytest.raises(EngineRaised) as raised:
+        pt._measure(resolve_engine(NoAdd), 6, backward=False, step=1e-9, timer=time.perf_counter)
+    assert raised.value.stage == "forward at k = 6"
+
+
+def test_the_chain_needs_only_multiplication_and_addition():
+    class NoSub(sound.Value):
+        def __sub__(self, other):
+            raise TypeError("sub: not today")
+
+        __rsub__ = __sub__
+
+    assert resolve_engine(NoSub).data(pt.chain(resolve_engine(NoSub), 3)) == 1.0
+
+
+def test_the_clock_step_is_said_to_three_digits():
+    tick = 0.0012345
+
+    def ticking():
+        return math.floor(time.process_time() / tick) * tick
+
+    original = pt.clock
+    try:
+        pt.clock = ticking
+        timer, _, said = pt.choose_clock()
+    finally:
+        pt.clock = original
+    assert timer is time.thread_time and "steps by 1.23 ms (work" in said
+
+
+def test_a_clock_stepping_by_exactly_coarse_step_is_kept(monkeypatch):
+    readings = itertools.count()
+    monkeypatch.setattr(pt, "COARSE_STEP", 2**-13)
+    monkeypatch.setattr(pt, "clock", lambda: next(readings) * 2**-13)  # steps of exactly 2**-13
+    timer, step, said = pt.choose_clock()
+    assert (timer, step, said) == (pt.clock, 2**-13, "")

@@ -191,8 +191,9 @@ def _measure(eng: Engine, k: int, backward: bool, step: float, timer: Clock) -> 
     return best
 
 
-def confirmed_growth(sizes: list[int], ratios: list[float]) -> int | None:
-    """Index (into ``sizes``) where geometric growth of the ratio is confirmed, or None.
+def confirmed_growth(ratios: list[float]) -> int | None:
+    """Index (into ``ratios``, as into the sizes they were measured at) where geometric growth of the
+    ratio is confirmed, or None.
 
     Confirmed: ``CONFIRM`` successive steps each multiply the ratio by ``GROWTH`` or more,
     and the ratio then stands at ``RATIO_MIN`` or more.
@@ -230,7 +231,7 @@ class _Pass:
     def add(self, k: int, chain_s: float, ladder_s: float) -> None:
         self.sizes.append(k)
         self.times.append((chain_s, ladder_s))
-        self.confirmed = confirmed_growth(self.sizes, self.ratios)
+        self.confirmed = confirmed_growth(self.ratios)
         if self.open and ladder_s > RUN_CAP and k < SIZES[-1]:
             self.stopped = f"a ladder {self.name} pass took {ladder_s:.3g} s at k = {k}"
 
@@ -272,7 +273,7 @@ def _measure_again(
                 chain_s, ladder_s = p.times[i]
                 p.times[i] = (min(chain_s, best[p.name]["chain"]), min(ladder_s, best[p.name]["ladder"]))
     for p in again:
-        p.confirmed = confirmed_growth(p.sizes, p.ratios)
+        p.confirmed = confirmed_growth(p.ratios)
         p.measured_again = True
 
 
@@ -341,7 +342,7 @@ def probe_time(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcom
         again = [p for p in passes.values() if _ran_out_growing(p) or _broken_streak(p)]
         _measure_again(again, eng, step, timer, costs, start)
     except EngineRaised as raised:  # the engine cannot build or differentiate x*h + x*h: nothing to time
-        reason = f"the ladder x = x*h + x*h could not be timed: {raised}"
+        reason = f"the ladder x = x*h + x*h could not be timed: {raised.stage}: {raised}"
         return outcome("time", [], judged=0, unit="passes", reason=reason)
     findings = []
     judged = inconclusive = 0
