@@ -568,7 +568,62 @@ def test_a_measurement_gives_seconds_per_pass_and_leaves_the_collector_as_it_was
     finally:
         gc.enable()
     assert best == {p: {g: 2**-12 if p == "forward" else 2**-11 for g in pt.GRAPHS} for p in pt.PHASES}
-    assert pt._passes_per_sample(eng, 6, pt.SAMPLE_SECONDS, lambda: now[0]) == 2
+    # forward only: the backward seconds stay unmeasured
+    best = pt._measure(eng, 6, backward=False, step=1e-9, timer=lambda: now[0])
+    assert best == {"forward": {g: 2**-12 for g in pt.GRAPHS}, "backward": {g: math.inf for g in pt.GRAPHS}}
+
+
+def test_a_sample_holds_the_fewest_passes_that_take_the_least_seconds(monkeypatch):
+    # a pass (forward and backward) takes 3 * 2**-12 s on a clock of our own: exactly one pass is
+    # enough for a least of 3 * 2**-12 s, exactly two for twice that
+    now = [0.0]
+
+    def forward(eng, build, k, inner):
+        now[0] += inner * 2**-12
+        return [None] * inner
+
+    def backward(eng, outs):
+        now[0] += len(outs) * 2**-11
+
+    monkeypatch.setattr(pt, "_forward", forward)
+    monkeypatch.setattr(pt, "_backward", backward)
+    eng = resolve_engine(sound.Value)
+    assert pt._passes_per_sample(eng, 6, 3 * 2**-12, lambda: now[0]) == 1
+    assert pt._passes_per_sample(eng, 6, 3 * 2**-11, lambda: now[0]) == 2
+    assert pt._passes_per_sample(eng, 6, 3 * 2**-10, lambda: now[0]) == 4
+
+
+def test_a_sample_that_took_the_whole_wall_allowance_is_not_doubled(monkeypatch):
+    # the CPU clock reads no time at all, and each sample takes exactly SAMPLE_WALL wall seconds
+    walls = itertools.count()
+    fake_time = type("FakeTime", (), {"perf_counter": staticmethod(lambda: next(walls) * pt.SAMPLE_WALL)})
+    monkeypatch.setattr(pt, "time", fake_time)
+
+    def forward(eng, build, k, inner):
+        if inner > 2:
+            pytest.fail(f"doubled to {inner} passes after a sample of the whole wall allowance")
+        return [None] * inner
+
+    monkeypatch.setattr(pt, "_forward", forward)
+    monkeypatch.setattr(pt, "_backward", lambda eng, outs: None)
+    assert pt._passes_per_sample(resolve_engine(sound.Value), 6, 1.0, lambda: 0.0) == 1
+
+
+def test_a_backward_that_raises_is_not_timed_and_the_reason_says_where():
+    class LaterNoBackward(sound.Value):
+        broken = False  # found by discovery first, then broken
+
+        def backward(self):
+            if LaterNoBackward.broken:
+                raise RuntimeError("backward: not today")
+            super().backward()
+
+    eng = resolve_engine(LaterNoBackward)
+    LaterNoBackward.broken = True
+    result = pt.probe_time(eng)
+    assert result.status == "not_applicable" and result.judged == 0
+    said = "could not be timed: backward() at k = 4: RuntimeError: backward: not today"
+    assert result.reason.endswith(said)
 
 
 def test_a_forward_only_measurement_says_where_the_engine_raised(monkeypatch):
