@@ -546,9 +546,8 @@ def test_measuring_again_stays_within_the_budget(monkeypatch):
     assert asked == [] and not p.measured_again and pt._ran_out_growing(p)
 
 
-def test_a_measurement_gives_seconds_per_pass_and_leaves_the_collector_as_it_was(monkeypatch):
-    # a pass costs 2**-12 s forward and 2**-11 s backward on a clock of our own: a sample needs
-    # 0.001 s, so it holds two passes, and the seconds are divided by them
+def _passes_on_a_clock_of_ours(monkeypatch):
+    """Stand-in passes: forward 2**-12 s and backward 2**-11 s a pass on the clock returned."""
     now = [0.0]
 
     def forward(eng, build, k, inner):
@@ -560,37 +559,34 @@ def test_a_measurement_gives_seconds_per_pass_and_leaves_the_collector_as_it_was
 
     monkeypatch.setattr(pt, "_forward", forward)
     monkeypatch.setattr(pt, "_backward", backward)
+    return lambda: now[0]
+
+
+def test_a_measurement_gives_seconds_per_pass_and_leaves_the_collector_as_it_was(monkeypatch):
+    # a pass costs 2**-12 s forward and 2**-11 s backward on a clock of our own: a sample needs
+    # 0.001 s, so it holds two passes, and the seconds are divided by them
+    clock = _passes_on_a_clock_of_ours(monkeypatch)
     eng = resolve_engine(sound.Value)
     assert gc.isenabled()
     try:
-        best = pt._measure(eng, 6, backward=True, step=1e-9, timer=lambda: now[0])
+        best = pt._measure(eng, 6, backward=True, step=1e-9, timer=clock)
         assert gc.isenabled()  # _measure disables it while it samples, and only then
     finally:
         gc.enable()
     assert best == {p: {g: 2**-12 if p == "forward" else 2**-11 for g in pt.GRAPHS} for p in pt.PHASES}
     # forward only: the backward seconds stay unmeasured
-    best = pt._measure(eng, 6, backward=False, step=1e-9, timer=lambda: now[0])
+    best = pt._measure(eng, 6, backward=False, step=1e-9, timer=clock)
     assert best == {"forward": {g: 2**-12 for g in pt.GRAPHS}, "backward": {g: math.inf for g in pt.GRAPHS}}
 
 
 def test_a_sample_holds_the_fewest_passes_that_take_the_least_seconds(monkeypatch):
     # a pass (forward and backward) takes 3 * 2**-12 s on a clock of our own: exactly one pass is
     # enough for a least of 3 * 2**-12 s, exactly two for twice that
-    now = [0.0]
-
-    def forward(eng, build, k, inner):
-        now[0] += inner * 2**-12
-        return [None] * inner
-
-    def backward(eng, outs):
-        now[0] += len(outs) * 2**-11
-
-    monkeypatch.setattr(pt, "_forward", forward)
-    monkeypatch.setattr(pt, "_backward", backward)
+    clock = _passes_on_a_clock_of_ours(monkeypatch)
     eng = resolve_engine(sound.Value)
-    assert pt._passes_per_sample(eng, 6, 3 * 2**-12, lambda: now[0]) == 1
-    assert pt._passes_per_sample(eng, 6, 3 * 2**-11, lambda: now[0]) == 2
-    assert pt._passes_per_sample(eng, 6, 3 * 2**-10, lambda: now[0]) == 4
+    assert pt._passes_per_sample(eng, 6, 3 * 2**-12, clock) == 1
+    assert pt._passes_per_sample(eng, 6, 3 * 2**-11, clock) == 2
+    assert pt._passes_per_sample(eng, 6, 3 * 2**-10, clock) == 4
 
 
 def test_a_sample_that_took_the_whole_wall_allowance_is_not_doubled(monkeypatch):
