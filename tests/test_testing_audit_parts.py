@@ -20,6 +20,9 @@ from autograd.testing import Graph, Node, resolve_engine
 from autograd.testing.boundary import EngineRaised
 from autograd.testing.checks import EngineCrash
 from autograd.testing.findings import Finding
+from autograd.testing.oracles import GradcheckReport, GradientMismatch, LeafComparison, OracleInconclusive
+from tests.engines import sound
+from tests.snippets import printed
 
 # the package exports the function `audit` under the module's own name
 A = importlib.import_module("autograd.testing.audit")
@@ -28,6 +31,10 @@ OURS = resolve_engine("autograd")
 WRONG_MUL = resolve_engine("tests.engines.audit_wrong_mul")  # d(x*y) scaled by 101/100
 WRONG_EXP = resolve_engine("tests.engines.planted_forward")  # exp's value 1e-10 too large
 MISSING = resolve_engine("tests.engines.missing_ops")
+RSUB = resolve_engine("tests.engines.rsub_value_only")  # c - v computed as v - c, its derivative right
+POW0 = resolve_engine("tests.engines.pow0_crash")  # d(x ** 0) at 0 divides by zero
+FLOAT_ONLY = resolve_engine("tests.engines.float_only")  # refuses Fractions
+SIGMOID_SLIP = resolve_engine("tests.engines.planted_symbolic")  # sigmoid's gradient 1e-4 too large
 
 
 def x0_times_x1_plus_x0(a: object, b: object) -> Graph:
@@ -167,6 +174,190 @@ def test_the_exact_trial_demands_equality_and_blames_the_node():
 def test_the_exact_trial_says_inconclusive_when_the_engines_numbers_are_floats():
     (finding,) = A._exact_trial(OURS, "add")(Graph((0.5, 2.0), (Node("add", (0, 1)),)))
     assert finding.kind == "inconclusive" and finding.check == "exact" and "not all exact" in finding.summary
+
+
+def test_the_exact_trial_reports_a_wrong_value_with_a_reproducer_that_prints_it():
+    # 1 - 1/2 is 1/2; the engine computes 1/2 - 1.  d(1 - x)/dx = -1 is right, so nothing else
+    (finding,) = A._exact_trial(RSUB, "rsub")(Graph((Fraction(1, 2),), (Node("rsub", (0,), 1),)))
+    assert (finding.kind, finding.check, finding.op) == ("wrong_value", "exact", "rsub")
+    assert finding.summary == "1 - x0 at x0 = Fraction(1, 2): engine Fraction(-1, 2), exactly Fraction(1, 2)"
+    assert (finding.expected, finding.actual) == ("Fraction(1, 2)", "Fraction(-1, 2)")
+    assert printed(finding.reproducer) == "expected: 1/2\nactual:   -1/2"
+
+
+def test_a_wrong_value_and_the_wrong_gradient_it_causes_are_both_reported():
+    # x (1 - x) at 1/3 is 2/9, its derivative 1 - 2x = 1/3.  The engine's 1 - x is x - 1 = -2/3, so
+    # it gives x (x - 1) = -2/9 and d/dx = (x - 1) + x * (-1) = -1.  No single node is wrong on the
+    # values it should see, so the gradient stays on the whole graph (and on the op searched)
+    graph = Graph((Fraction(1, 3),), (Node("rsub", (0,), 1), Node("mul", (0, 1))))
+    value, gradient = A._exact_trial(RSUB, "rsub")(graph)
+    assert (value.kind, value.expected, value.actual) == ("wrong_value", "Fraction(2, 9)", "Fraction(-2, 9)")
+    assert (gradient.kind, gradient.check, gradient.op) == ("wrong_gradient", "exact", "rsub")
+    assert gradient.summary == (
+        "d/dx0 of x0 * (1 - x0) at x0 = Fraction(1, 3): engine [-1], exactly [Fraction(1, 3)]"
+    )
+    assert (gradient.expected, gradient.actual) == ("[Fraction(1, 3)]", "[-1]")
+    assert printed(gradient.reproducer) == "expected: [Fraction(1, 3)]\nactual:   [Fraction(-1, 1)]"
+
+
+def test_the_exact_trial_names_only_the_wrong_partials():
+    # d(x0 x1) at (0, 3) is (3, 0); the engine's 101/100 of it is wrong only in d/dx0
+    (finding,) = A._exact_trial(WRONG_MUL, None)(Graph((Fraction(0), Fraction(3)), (Node("mul", (0, 1)),)))
+    assert (
+        finding.summary
+        == "d/dx0 of x0 * x1 at x0 = 0, x1 = 3: engine [Fraction(303, 100), 0], exactly [3, 0]"
+    )
+    assert finding.op == "mul"  # a one-node graph names its node's op when no op is searched
+
+
+def test_the_exact_trial_reports_a_crash_cut_down_to_its_node_and_nothing_else():
+    graph = Graph((Fraction(0), Fraction(2)), (Node("powc", (0,), 0), Node("mul", (2, 1))))
+    (finding,) = A._exact_trial(POW0, None)(graph)
+    assert (finding.kind, finding.check, finding.op) == ("crash", "exact", "powc")
+    assert finding.summary == "forward of x0 ** 0 at x0 = 0 raises ZeroDivisionError: Fraction(1, 0)"
+    assert (finding.expected, finding.actual) == ("[0] (no exception)", "ZeroDivisionError: Fraction(1, 0)")
+
+
+def test_the_exact_trial_without_exact_numbers_says_so_and_claims_nothing():
+    # exact through + - * /, but d(x ** 3) comes back as a float: not judged by equality
+    float_pow = resolve_engine("tests.engines.exact_but_float_pow")
+    graph = Graph((Fraction(1, 2),), (Node("powc", (0,), 3),))
+    (finding,) = A._exact_trial(float_pow, "powc")(graph)
+    assert (finding.kind, finding.check, finding.op) == ("inconclusive", "exact", "powc")
+    assert finding.summary == "x0 ** 3: the engine's numbers are not all exact"
+
+
+def test_the_exact_trial_is_inconclusive_where_the_exact_oracle_cannot_judge(monkeypatch):
+    def cannot_judge(graph, eng):
+        raise OracleInconclusive("no reference here")
+
+    monkeypatch.setattr(A.oracles, "assert_grads_exact", cannot_judge)
+    graph = Graph((Fraction(1, 3), Fraction(2)), (Node("mul", (0, 1)),))
+    (finding,) = A._exact_trial(WRONG_MUL, "mul")(graph)
+    assert (finding.kind, finding.check, finding.op) == ("inconclusive", "exact", "mul")
+    assert finding.summary == "x0 * x1 at x0 = Fraction(1, 3), x1 = 2: no reference here"
+
+
+def test_a_confirmed_wrong_gradient_says_both_opinions_and_prints_what_it_says():
+    graph = Graph((2.0, 3.0), (Node("mul", (0, 1)),))
+    (finding,) = A._gradient_findings(WRONG_MUL, "symbolic", graph, "mul")
+    assert (finding.kind, finding.check, finding.op) == ("wrong_gradient", "symbolic", "mul")
+    # d(x0 x1) = (3, 2) by hand; the engine sends 101/100 of it
+    assert finding.summary == (
+        "d/dx0, d/dx1 of x0 * x1 at x0 = 2.0, x1 = 3.0: engine [3.0300000000000002, 2.02], sympy [3, 2] "
+        "(confirmed by exact rationals)"
+    )
+    assert (finding.expected, finding.actual) == ("[3, 2]", "[3.0300000000000002, 2.02]")
+    assert printed(finding.reproducer) == "expected: [3, 2]\nactual:   [3.0300000000000002, 2.02]"
+
+
+def _rejects(monkeypatch, *rows: tuple[str, float, float, bool]) -> None:
+    """The symbolic oracle stands in, rejecting the engine on the given rows (name, engine, oracle, ok)."""
+
+    def reject(graph, eng):
+        report = GradcheckReport("stand-in")
+        report.rows = [LeafComparison(n, 0.0, g, w, abs(g - w), 0.0, 0.0, ok) for n, g, w, ok in rows]
+        raise GradientMismatch(str(report), report)
+
+    monkeypatch.setattr(A.oracles, "assert_grads_symbolic", reject)
+
+
+def test_a_rejection_the_second_method_does_not_share_is_inconclusive(monkeypatch):
+    # the engine is right (d(x0 x1) = (3, 2)); a first opinion saying otherwise convicts nothing
+    _rejects(monkeypatch, ("x0", 3.0, 3.5, False), ("x1", 2.0, 2.0, True))
+    (finding,) = A._gradient_findings(OURS, "symbolic", Graph((2.0, 3.0), (Node("mul", (0, 1)),)), "mul")
+    assert (finding.kind, finding.check, finding.op) == ("inconclusive", "symbolic", "mul")
+    assert finding.summary == (
+        "d/dx0 of x0 * x1 at x0 = 2.0, x1 = 3.0: sympy disagrees beyond the derived tolerance, but exact "
+        "rationals agree with the engine: the float program's rounding explains it; not a defect"
+    )
+    assert (finding.expected, finding.actual) == ("[3.5, 2.0]", "[3.0, 2.0]")
+
+
+def test_a_rejection_is_inconclusive_when_the_second_method_cannot_judge(monkeypatch):
+    # relu at its kink: finite differences find no step that avoids it
+    _rejects(monkeypatch, ("x0", 0.0, 1.0, False))
+    (finding,) = A._gradient_findings(FLOAT_ONLY, "symbolic", Graph((0.0,), (Node("relu", (0,)),)), None)
+    assert finding.kind == "inconclusive"
+    assert finding.summary == (
+        "d/dx0 of x0.relu() at x0 = 0.0: sympy disagrees beyond the derived tolerance, but finite "
+        "differences could not judge (finite differences: no step along x0 avoids a kink or a jump); "
+        "not a defect"
+    )
+
+
+def test_the_symbolic_oracle_that_cannot_judge_is_an_inconclusive_finding(monkeypatch):
+    def cannot_judge(graph, eng):
+        raise OracleInconclusive("no tolerance here")
+
+    monkeypatch.setattr(A.oracles, "assert_grads_symbolic", cannot_judge)
+    findings = A._gradient_findings(WRONG_MUL, "edges", Graph((2.0, 3.0), (Node("mul", (0, 1)),)), "mul")
+    assert findings == [
+        Finding("inconclusive", "edges", "x0 * x1 at x0 = 2.0, x1 = 3.0: no tolerance here", "mul")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("eng", "graph", "opinion"),
+    [
+        (WRONG_MUL, Graph((2.0, 3.0), (Node("mul", (0, 1)),)), (True, "exact rationals")),
+        (
+            OURS,
+            Graph((2.0, 3.0), (Node("mul", (0, 1)),)),
+            (False, "exact rationals agree with the engine: the float program's rounding explains it"),
+        ),
+        # sigmoid is not rational: finite differences, which resolve its 1e-4 slip
+        (SIGMOID_SLIP, Graph((1.0,), (Node("sigmoid", (0,)),)), (True, "finite differences")),
+        (OURS, Graph((1.0,), (Node("sigmoid", (0,)),)), (False, "finite differences agree with the engine")),
+        # an engine that refuses Fractions, or is exact but sends back a float: finite differences
+        (
+            FLOAT_ONLY,
+            Graph((2.0, 3.0), (Node("mul", (0, 1)),)),
+            (False, "finite differences agree with the engine"),
+        ),
+        (
+            resolve_engine("tests.engines.exact_but_float_pow"),
+            Graph((0.5,), (Node("powc", (0,), 3),)),
+            (False, "finite differences agree with the engine"),
+        ),
+        (
+            FLOAT_ONLY,
+            Graph((0.0,), (Node("relu", (0,)),)),
+            (
+                None,
+                "finite differences could not judge "
+                "(finite differences: no step along x0 avoids a kink or a jump)",
+            ),
+        ),
+    ],
+    ids=[
+        "exact-rejects",
+        "exact-agrees",
+        "fd-rejects",
+        "fd-agrees",
+        "no-fractions",
+        "float-gradient",
+        "fd-blind",
+    ],
+)
+def test_the_second_opinion_is_the_first_independent_method_that_can_judge(eng, graph, opinion):
+    assert A._second_opinion(eng, graph) == opinion
+
+
+class _PowOnFloatsOnly(sound.Value):
+    """Exact through + - * /, but ``x ** c`` raises on Fraction data."""
+
+    def __pow__(self, c):
+        if isinstance(self.data, Fraction):
+            raise TypeError(f"pow: floats only, got {self.data!r}")
+        return super().__pow__(c)
+
+
+def test_an_exact_engine_that_cannot_run_the_exact_program_is_judged_by_finite_differences():
+    eng = resolve_engine(_PowOnFloatsOnly)
+    assert eng.exact
+    opinion = A._second_opinion(eng, Graph((0.5,), (Node("powc", (0,), 3),)))
+    assert opinion == (False, "finite differences agree with the engine")
 
 
 def test_a_wrong_forward_value_is_reported_when_a_float_evaluation_agrees():

@@ -1,8 +1,6 @@
 """The nested-differentiation probe (autograd.testing.probes.nested): perturbation confusion."""
 
-import contextlib
 import dataclasses
-import io
 import random
 from fractions import Fraction
 from typing import Any
@@ -17,6 +15,7 @@ from autograd.testing.engines import Engine
 from autograd.testing.higher import assert_hessian_exact
 from autograd.testing.probes import nested as pn
 from tests.engines import no_division, perturbation_confusion, sound, values_only
+from tests.snippets import printed
 
 
 def test_the_classic_is_one_by_sympy_and_by_our_engine():
@@ -79,10 +78,7 @@ def test_a_create_graph_pass_that_keeps_the_previous_one_is_perturbation_confusi
     assert finding.kind == "wrong_gradient" and "perturbation confusion" in finding.summary
     # the classic comes first: d/dx [x * d/dy (x + y) at y = x] is 2 on this engine
     assert finding.expected == "1.0" and finding.actual == "2"
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(finding.reproducer, "<reproducer>", "exec"), {})
-    assert out.getvalue().strip() == "expected (sympy): 1.0; actual: 2"
+    assert printed(finding.reproducer) == "expected (sympy): 1.0; actual: 2"
 
 
 def test_the_confused_engine_is_right_at_first_and_second_order():
@@ -172,13 +168,6 @@ def test_a_nest_is_described_by_its_formulas():
     assert described.startswith("d/dv0 E0 at v0 = 0.75, where E0 = ((v0 * D) + -2); E1 = (v0 * v1), ")
 
 
-def _printed(reproducer):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(reproducer, "<reproducer>", "exec"), {})
-    return out.getvalue().strip()
-
-
 def test_the_reproducer_of_any_nest_prints_what_the_probe_computed():
     # constants and nests three levels deep, pasted as they are: the engine's answer and sympy's
     eng = resolve_engine(perturbation_confusion)
@@ -192,7 +181,7 @@ def test_the_reproducer_of_any_nest_prints_what_the_probe_computed():
         want, got = nest.expected(), pn.engine_answer(eng, nest)
         wrong += got != want
         assert (
-            _printed(pn._reproducer(eng, nest, want)) == f"expected (sympy): {float(want)!r}; actual: {got}"
+            printed(pn._reproducer(eng, nest, want)) == f"expected (sympy): {float(want)!r}; actual: {got}"
         )
     assert wrong >= 3  # the confusion shows on most nests: the reproducers show a defect
 
