@@ -11,6 +11,7 @@ never taken from the function under test.
 from __future__ import annotations
 
 import importlib
+import re
 from fractions import Fraction
 
 import pytest
@@ -374,6 +375,57 @@ def test_a_forward_value_the_float_program_cannot_reach_is_inconclusive_not_wron
     findings = A._forward_finding(OURS, graph, 1.0, "exp")
     assert [f.kind for f in findings] in ([], ["inconclusive"])
     assert not any(f.kind == "wrong_value" for f in findings)
+
+
+EXP_HALF = 1.6487212707001282  # e ** 0.5, rounded
+
+
+def test_a_wrong_forward_value_says_its_tolerance_and_what_a_float_evaluation_gives():
+    slipped = EXP_HALF * (1 + 1e-10)
+    (finding,) = A._forward_finding(WRONG_EXP, Graph((0.5,), (Node("exp", (0,)),)), slipped, "exp")
+    head, tolerance, tail = re.fullmatch(r"(.*\(tolerance )([^;]*)(;.*)", finding.summary).groups()
+    assert head == f"x0.exp() at x0 = 0.5: engine {slipped!r}, expected {EXP_HALF!r} (tolerance "
+    assert 0 < float(tolerance) < 1e-10 * EXP_HALF  # derived from the rounding: far below the slip
+    assert tail == f"; a float evaluation gives {EXP_HALF!r})"
+    assert (finding.expected, finding.actual) == (repr(EXP_HALF), repr(slipped))
+    assert printed(finding.reproducer) == f"expected: {EXP_HALF!r}\nactual:   {slipped!r}"
+
+
+def test_a_value_the_float_program_shares_is_inconclusive_not_wrong(monkeypatch):
+    # with no tolerance at all, the float program's own rounding of e ** 0.5 is off the reference:
+    # the engine that computes what the program computes is not called wrong
+    monkeypatch.setattr(A.oracles, "symbolic_tolerances", lambda graph: ([0.0], 0.0))
+    (finding,) = A._forward_finding(OURS, Graph((0.5,), (Node("exp", (0,)),)), EXP_HALF, "exp")
+    assert (finding.kind, finding.check, finding.op) == ("inconclusive", "forward", "exp")
+    assert finding.summary == (
+        f"x0.exp() at x0 = 0.5: engine {EXP_HALF!r}, reference {EXP_HALF!r}, "
+        f"a float evaluation gives {EXP_HALF!r}"
+    )
+
+
+def test_a_value_no_float_evaluation_can_confirm_is_inconclusive(monkeypatch):
+    def overflows(graph, point=None):
+        raise OverflowError("planted: the float program cannot run")
+
+    monkeypatch.setattr(Graph, "evaluate", overflows)
+    graph = Graph((0.5,), (Node("exp", (0,)),))
+    (finding,) = A._forward_finding(OURS, graph, 2 * EXP_HALF, "exp")
+    assert (finding.kind, finding.op) == ("inconclusive", "exp")
+    assert finding.summary == (
+        f"x0.exp() at x0 = 0.5: engine {2 * EXP_HALF!r}, reference {EXP_HALF!r}, "
+        "a float evaluation cannot run"
+    )
+
+
+def test_a_wrong_value_inside_a_graph_is_blamed_on_its_node_and_only_with_the_forward_check():
+    # exp(x0) * x1: the engine's exp is 1e-10 too large, so the output is too
+    graph = Graph((0.5, 2.0), (Node("exp", (0,)), Node("mul", (2, 1))))
+    value, gradient = A._float_trial(WRONG_EXP, "symbolic", None, forward=True)(graph)
+    assert (value.kind, value.op, value.check) == ("wrong_value", "exp", "forward")
+    assert value.summary.startswith("x0.exp() at x0 = 0.5: engine ")  # the single node, not the product
+    # d/dx1 = exp(x0) reads the same slip, which finite differences cannot resolve: not convicted
+    assert gradient.kind == "inconclusive" and gradient.summary.startswith("d/dx1 of (x0.exp()) * x1 at ")
+    assert A._float_trial(WRONG_EXP, "symbolic", None)(graph) == [gradient]
 
 
 def test_a_crash_is_cut_down_to_the_node_that_raises_alone():
