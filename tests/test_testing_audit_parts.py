@@ -144,6 +144,9 @@ def test_rational_version_is_the_same_program_on_fractions_or_none():
     assert exact.nodes == (Node("mulc", (0,), Fraction(1, 4)), Node("add", (2, 1)))
     assert type(exact.nodes[0].const) is Fraction
     assert A._rational_version(Graph((1.0,), (Node("exp", (0,)),))) is None
+    # the output stays where it was, also when it is not the last node
+    inner = A._rational_version(Graph((0.5, 3.0), (Node("mulc", (0,), 0.25), Node("add", (2, 1))), output=2))
+    assert inner is not None and inner.evaluate()[inner.out] == Fraction(1, 8)
 
 
 def test_only_ints_and_fractions_are_exact_numbers():
@@ -170,6 +173,10 @@ def test_the_exact_trial_demands_equality_and_blames_the_node():
     assert finding.kind == "wrong_gradient" and finding.op == "mul" and finding.check == "exact"
     assert finding.expected == "[2, Fraction(1, 3)]"  # d(x0*x1) at (1/3, 2), by hand
     assert finding.actual == "[Fraction(101, 50), Fraction(101, 300)]"
+    assert finding.summary == (
+        "d/dx0, d/dx1 of x0 * x1 at x0 = Fraction(1, 3), x1 = 2: "
+        "engine [Fraction(101, 50), Fraction(101, 300)], exactly [2, Fraction(1, 3)]"
+    )
 
 
 def test_the_exact_trial_says_inconclusive_when_the_engines_numbers_are_floats():
@@ -372,9 +379,24 @@ def test_a_wrong_forward_value_is_reported_when_a_float_evaluation_agrees():
 def test_a_forward_value_the_float_program_cannot_reach_is_inconclusive_not_wrong():
     # exp(800) overflows in floats: the plain evaluation cannot confirm, so no defect is claimed
     graph = Graph((800.0,), (Node("exp", (0,)),))
-    findings = A._forward_finding(OURS, graph, 1.0, "exp")
-    assert [f.kind for f in findings] in ([], ["inconclusive"])
-    assert not any(f.kind == "wrong_value" for f in findings)
+    (finding,) = A._forward_finding(OURS, graph, 1.0, "exp")
+    assert (finding.kind, finding.check, finding.op) == ("inconclusive", "forward", "exp")
+    assert finding.summary.startswith("x0.exp() at x0 = 800.0: symbolic oracle: ")  # the oracle's reason
+
+
+def test_a_fraction_from_the_engine_is_judged_as_the_number_it_is():
+    # an engine may keep its numbers as Fractions even on float leaves: 0.5 * 3.0 is 3/2
+    graph = Graph((0.5, 3.0), (Node("mul", (0, 1)),))
+    assert A._forward_finding(OURS, graph, Fraction(3, 2), "mul") == []
+    (finding,) = A._forward_finding(OURS, graph, Fraction(2), "mul")
+    assert (finding.kind, finding.expected, finding.actual) == ("wrong_value", "1.5", "Fraction(2, 1)")
+
+
+def test_a_value_exactly_at_the_tolerance_is_accepted(monkeypatch):
+    monkeypatch.setattr(A.oracles, "symbolic_tolerances", lambda graph: ([0.0, 0.0], 0.5))
+    graph = Graph((0.5, 3.0), (Node("mul", (0, 1)),))  # 1.5
+    assert A._forward_finding(OURS, graph, 2.0, "mul") == []
+    assert [f.kind for f in A._forward_finding(OURS, graph, 2.25, "mul")] == ["wrong_value"]
 
 
 EXP_HALF = 1.6487212707001282  # e ** 0.5, rounded
@@ -447,6 +469,83 @@ def test_a_crash_whose_float_program_cannot_run_is_reported_on_the_whole_graph()
     finding = A._crash(OURS, "symbolic", graph, raised.value, "exp")
     assert finding.kind == "crash" and finding.op == "exp"
     assert finding.summary.startswith("forward of (x0.exp()) * x1 at x0 = 800.0, x1 = 2.0 raises Overflow")
+
+
+class _ThreeNodesAtMost(sound.Value):
+    """backward() refuses a graph of more than three nodes: only a whole graph raises, no node alone."""
+
+    def _topological_order(self):
+        order = super()._topological_order()
+        if len(order) > 3:
+            raise ValueError(f"backward: {len(order)} nodes, at most 3")
+        return order
+
+
+def test_a_crash_no_single_node_shows_is_reported_on_the_whole_graph_by_either_trial():
+    eng = resolve_engine(_ThreeNodesAtMost)
+    (crash,) = A._float_trial(eng, "symbolic", "add", forward=True)(x0_times_x1_plus_x0(2.0, 3.0))
+    assert (crash.kind, crash.check, crash.op) == ("crash", "symbolic", "add")
+    assert crash.summary == (
+        "backward() of (x0 * x1) + x0 at x0 = 2.0, x1 = 3.0 raises ValueError: backward: 4 nodes, at most 3"
+    )
+    # d/dx0 (x0 x1 + x0) = x1 + 1, d/dx1 = x0
+    assert (crash.expected, crash.actual) == (
+        "[4.0, 2.0] (no exception)",
+        "ValueError: backward: 4 nodes, at most 3",
+    )
+    assert "print('expected:', [4.0, 2.0])" in crash.reproducer
+    (exact,) = A._exact_trial(eng, "add")(x0_times_x1_plus_x0(Fraction(1, 3), Fraction(2)))
+    assert (exact.kind, exact.check, exact.op) == ("crash", "exact", "add")
+    assert exact.summary.startswith(
+        "backward() of (x0 * x1) + x0 at x0 = Fraction(1, 3), x1 = 2 raises ValueError"
+    )
+    assert exact.expected == "[3, Fraction(1, 3)] (no exception)"
+
+
+def test_a_crash_in_the_float_trial_is_cut_down_to_its_node():
+    graph = Graph((0.0, 2.0), (Node("powc", (0,), 0), Node("mul", (2, 1))))
+    (crash,) = A._float_trial(POW0, "symbolic", None)(graph)
+    assert (crash.kind, crash.check, crash.op) == ("crash", "symbolic", "powc")
+    assert crash.summary.startswith("forward of x0 ** 0 at x0 = 0.0 raises ZeroDivisionError")
+
+
+class _WrongAddAndMul(sound.Value):
+    """add and mul each send back twice the gradient."""
+
+    def __add__(self, other):
+        other = self._lift(other)
+        return self._with_partials(self.data + other.data, (self, other), (2, 2))
+
+    def __mul__(self, other):
+        other = self._lift(other)
+        return self._with_partials(self.data * other.data, (self, other), (2 * other.data, 2 * self.data))
+
+
+@pytest.mark.parametrize(
+    ("op", "single"),
+    [("mul", "x0 * x1 at x0 = 2.0, x1 = 3.0"), ("add", "x0 + x1 at x0 = 6.0, x1 = 2.0")],
+)
+def test_a_graph_wrong_in_two_ops_is_blamed_on_the_op_under_test(op, single):
+    (finding,) = A._float_trial(resolve_engine(_WrongAddAndMul), "symbolic", op)(
+        x0_times_x1_plus_x0(2.0, 3.0)
+    )
+    assert (finding.kind, finding.op) == ("wrong_gradient", op)
+    assert finding.summary.startswith(f"d/dx0, d/dx1 of {single}: ")
+
+
+class _FloatDivision(sound.Value):
+    """Exact through + - *, but division makes a float: not an exact engine."""
+
+    def __truediv__(self, other):
+        return sound.Value(float(self.data / self._lift(other).data))
+
+
+def test_an_engine_that_is_not_exact_gets_no_exact_second_opinion():
+    # its mul would stay exact on Fractions, but the audit found it not exact: finite differences judge
+    eng = resolve_engine(_FloatDivision)
+    assert not eng.exact
+    opinion = A._second_opinion(eng, Graph((2.0, 3.0), (Node("mul", (0, 1)),)))
+    assert opinion == (False, "finite differences agree with the engine")
 
 
 def test_blame_keeps_a_finding_that_no_single_node_shows():
