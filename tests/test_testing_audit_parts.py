@@ -390,6 +390,9 @@ def test_a_fraction_from_the_engine_is_judged_as_the_number_it_is():
     assert A._forward_finding(OURS, graph, Fraction(3, 2), "mul") == []
     (finding,) = A._forward_finding(OURS, graph, Fraction(2), "mul")
     assert (finding.kind, finding.expected, finding.actual) == ("wrong_value", "1.5", "Fraction(2, 1)")
+    # nor is an int beyond the float range turned into a float (which would raise OverflowError)
+    (finding,) = A._forward_finding(OURS, graph, 10**400, "mul")
+    assert (finding.kind, finding.actual) == ("wrong_value", repr(10**400))
 
 
 def test_a_value_exactly_at_the_tolerance_is_accepted(monkeypatch):

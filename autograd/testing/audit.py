@@ -78,7 +78,7 @@ from autograd.testing.checks import (
 )
 from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outcome
-from autograd.testing.graph import Graph, Node, OracleInconclusive
+from autograd.testing.graph import Graph, Node, OracleInconclusive, _mpf
 from autograd.testing.identify import extra_capabilities
 from autograd.testing.ops import OPS, sym_const
 from autograd.testing.report import DEFAULT_EXAMPLES, SCHEMA_VERSION, AuditCase, AuditReport
@@ -325,13 +325,13 @@ def _forward_finding(eng: Engine, graph: Graph, got: Any, op: str | None) -> lis
         _, tol = oracles.symbolic_tolerances(graph)
     except OracleInconclusive as exc:
         return [Finding("inconclusive", "forward", f"{_where(graph)}: {exc.reason}", op)]
-    value = float(got) if isinstance(got, Fraction) else got
-    off_reference = not abs(want - value) <= tol
+    # compared as mpmath numbers: any int, float or Fraction the engine gives, a huge one too
+    off_reference = not abs(want - _mpf(got)) <= tol
     try:
         plain = graph.evaluate()[graph.out]  # the same program in Python floats (the table's functions)
-        off_plain: bool | None = not abs(plain - value) <= tol
     except (OverflowError, ValueError, ZeroDivisionError):
-        plain, off_plain = None, None
+        plain = None
+    off_plain = None if plain is None else not abs(_mpf(plain) - _mpf(got)) <= tol
     verdict = verdicts.confirm(off_reference, off_plain)
     if verdict is None:
         return []
