@@ -10,11 +10,13 @@ never taken from the function under test.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 
 from autograd.testing import Graph, Node, resolve_engine
@@ -76,6 +78,31 @@ def test_run_says_at_which_stage_the_engine_raised():
     assert raised.value.stage == "forward" and "log" in str(raised.value)
 
 
+def _engine_where(**methods) -> object:
+    """Our engine's adapter with some of its methods replaced (``data``, ``grad``, ...)."""
+    cls = type("Patched", (type(OURS),), methods)
+    return cls(**{f.name: getattr(OURS, f.name) for f in dataclasses.fields(OURS) if f.init})
+
+
+def _unreadable(self, v):
+    raise RuntimeError("cannot read it")
+
+
+@pytest.mark.parametrize(
+    ("methods", "stage", "message"),
+    [
+        ({"data": _unreadable}, "forward", "RuntimeError: cannot read it"),
+        ({"data": lambda self, v: "2.5"}, "forward", "the output's data is '2.5', not a number"),
+        ({"grad": _unreadable}, "backward()", "RuntimeError: cannot read it"),
+    ],
+    ids=["data-raises", "data-not-a-number", "grad-raises"],
+)
+def test_run_says_at_which_stage_reading_the_engine_failed(methods, stage, message):
+    with pytest.raises(EngineRaised) as raised:
+        A._run(_engine_where(**methods), x0_times_x1_plus_x0(2.0, 3.0))
+    assert raised.value.stage == stage and message in str(raised.value)
+
+
 # ---------------------------------------------------------------------- describing a graph
 def test_single_nodes_are_each_node_on_the_operand_values_it_saw():
     singles = A._single_nodes(x0_times_x1_plus_x0(2.0, 3.0))
@@ -116,6 +143,30 @@ def test_numbers_are_written_as_python_source():
     assert A._num(Box()) == "0.75"
     assert A._num(object.__new__(type("Odd", (), {"__repr__": lambda self: "Odd()"}))) == "Odd()"
     assert A._numbers_source([Fraction(1, 2), 2, 0.5]) == "[Fraction(1, 2), 2, 0.5]"
+
+
+def test_a_fraction_too_long_for_str_is_written_to_17_digits():
+    # 10**5000 / 3 has more digits than int -> str converts by default (4300)
+    assert A._num(Fraction(10**5000, 3)) == "3.3333333333333333e+4999"
+
+
+def test_a_float_subclass_is_written_as_a_plain_float():
+    class Tagged(float):
+        def __repr__(self) -> str:
+            return f"Tagged({float(self)!r})"
+
+    assert A._num(Tagged(1.5)) == "1.5"  # pasted into a reproducer, it must run without the engine's types
+
+
+def test_where_shows_an_expression_and_point_of_up_to_160_characters():
+    # x0 + x1 at x0 = Fraction(1, 2), x1 = Fraction(1, 10**k): 7 + 40 + k characters
+    def graph(k: int) -> Graph:
+        return Graph((Fraction(1, 2), Fraction(1, 10**k)), (Node("add", (0, 1)),))
+
+    point = f"x0 = Fraction(1, 2), x1 = Fraction(1, {10**113})"
+    assert len("x0 + x1") + len(point) == 160
+    assert A._where(graph(113)) == f"x0 + x1 at {point}"
+    assert A._where(graph(114)) == "a graph of 1 nodes on 2 leaves (see the reproducer)"
 
 
 def test_the_value_reproducer_prints_the_output_value_not_the_gradients():
@@ -551,6 +602,38 @@ def test_an_engine_that_is_not_exact_gets_no_exact_second_opinion():
     assert opinion == (False, "finite differences agree with the engine")
 
 
+def test_a_crash_at_a_pole_says_only_that_it_must_not_raise():
+    graph = Graph((0.0,), (Node("rdiv", (0,), 1.0),))  # 1 / x at 0: no gradient to expect
+    with pytest.raises(EngineRaised) as raised:
+        A._run(OURS, graph)
+    finding = A._crash(OURS, "edges", graph, raised.value, None)
+    assert (finding.kind, finding.check, finding.op, finding.expected) == (
+        "crash",
+        "edges",
+        "rdiv",
+        "no exception",
+    )
+    assert printed(finding.reproducer.split("\nx0")[0]) == "expected: no exception"
+    assert finding.reproducer.startswith("from autograd import Value\n")
+
+
+def test_a_crash_reproducer_imports_the_engine_that_crashed():
+    graph = Graph((0.0,), (Node("powc", (0,), 0),))
+    with pytest.raises(EngineRaised) as raised:
+        A._run(POW0, graph)
+    finding = A._crash(POW0, "symbolic", graph, raised.value, None)
+    assert finding.op == "powc" and "from tests.engines.pow0_crash import Value" in finding.reproducer
+
+
+def test_a_crash_of_a_whole_graph_names_no_op_unless_one_is_searched():
+    eng = resolve_engine(_ThreeNodesAtMost)
+    graph = x0_times_x1_plus_x0(2.0, 3.0)
+    with pytest.raises(EngineRaised) as raised:
+        A._run(eng, graph)
+    assert A._crash(eng, "chain_sweep", graph, raised.value, None).op is None
+    assert A._crash(eng, "symbolic", graph, raised.value, "mul").op == "mul"
+
+
 def test_blame_keeps_a_finding_that_no_single_node_shows():
     finding = Finding("wrong_gradient", "symbolic", "s", None)
     graph = x0_times_x1_plus_x0(2.0, 3.0)
@@ -644,6 +727,147 @@ def test_floated_examples_have_float_leaves_and_coefficients_but_keep_node_const
 
 
 # ---------------------------------------------------------------------- stateful failures
+def test_a_floated_graph_keeps_its_output_node():
+    graph = Graph((Fraction(1, 2), Fraction(3)), (Node("mul", (0, 1)), Node("add", (2, 0))), output=2)
+    floated = A._floated(graph)
+    assert floated.leaves == (0.5, 3.0) and floated.output == 2 and floated.evaluate()[floated.out] == 1.5
+
+
+# ---------------------------------------------------------------------- the per-op checks
+def _outcome_rows(outcomes) -> list[tuple]:
+    return [(o.name, o.status, o.unit, o.judged + o.inconclusive, o.reason) for o in outcomes]
+
+
+def test_the_per_op_checks_say_what_each_judged_in_order():
+    # add and mul: both rational; exp is not, so the exact search has one op fewer
+    assert _outcome_rows(A._check_per_op(OURS, ["add", "exp"], 5, 0)) == [
+        ("exact", "passed", "graphs", 5, "5 examples for each of 1 rational ops"),
+        ("symbolic", "passed", "graphs", 10, "5 examples for each of 2 ops"),
+        ("forward", "passed", "graphs", 10, "5 examples for each of 2 ops"),
+    ]
+
+
+def test_a_per_op_check_not_asked_for_judges_nothing():
+    symbolic_only = A._check_per_op(WRONG_MUL, ["mul"], 5, 0, checks=("symbolic",))
+    assert [(o.name, o.status, o.judged > 0) for o in symbolic_only] == [
+        ("exact", "not_applicable", False),
+        ("symbolic", "failed", True),
+        ("forward", "not_applicable", False),
+    ]
+    exact_only = A._check_per_op(WRONG_MUL, ["mul"], 5, 0, checks=("exact",))
+    assert [(o.name, o.status, o.findings) for o in exact_only[1:]] == [
+        ("symbolic", "not_applicable", []),
+        ("forward", "not_applicable", []),
+    ]
+    assert exact_only[0].status == "failed"
+
+
+def test_a_per_op_search_is_not_stopped_by_another_ops_defect():
+    # the add search meets the wrong mul in its graphs: recorded, but not shrunk (which would judge
+    # more examples than the budget) and not a reason to stop: exactly the budget is judged
+    exact, symbolic, _ = A._check_per_op(WRONG_MUL, ["add"], 10, 0)
+    for outcome in (exact, symbolic):
+        assert outcome.judged + outcome.inconclusive == 10
+        assert {f.op for f in outcome.findings} == {"mul"}
+
+
+def test_a_per_op_finding_names_the_op_under_test():
+    # c - v computed as v - c: the exact search of rsub finds its wrong value, under rsub's name
+    exact = A._check_per_op(RSUB, ["rsub"], 10, 0, checks=("exact",))[0]
+    assert exact.status == "failed"
+    assert {(f.kind, f.op) for f in exact.findings} >= {("wrong_value", "rsub")}
+
+
+@pytest.mark.parametrize(
+    ("engine", "why"),
+    [
+        ("tests.engines.float_only", "refuses Fraction data"),
+        ("tests.engines.floatifies", "turns Fraction data into floats"),
+    ],
+)
+def test_the_exact_check_of_an_engine_that_is_not_exact_says_why(engine, why):
+    exact = A._check_per_op(resolve_engine(engine), ["add"], 5, 0)[0]
+    assert (exact.name, exact.status, exact.unit, exact.judged) == ("exact", "not_applicable", "graphs", 0)
+    assert exact.reason == f"needs exact arithmetic; the engine {why} (checked on floats)"
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.data())
+def test_a_per_op_search_draws_small_graphs_of_its_op_add_and_mul(data):
+    graph = data.draw(A._op_graphs(OURS, "exp", exact=False))
+    ops = {n.op for n in graph.nodes}
+    # at most MAX_NODES drawn, and a node joining each further sink into the output
+    assert "exp" in ops and ops <= {"exp", "add", "mul"} and len(graph.nodes) <= 2 * A.MAX_NODES - 1
+
+
+def test_an_op_is_rational_when_a_constant_the_engine_takes_keeps_it_rational():
+    assert A._rational_op(OURS, "add") and A._rational_op(OURS, "powc")  # x ** 2 among powc's constants
+    assert not A._rational_op(OURS, "exp")
+    # an engine that refuses int powers takes only powc's fractional constants: no rational power
+    assert not A._rational_op(resolve_engine(_NoIntPowers), "powc")
+
+
+class _NoIntPowers(sound.Value):
+    def __pow__(self, c):
+        if isinstance(c, int):
+            raise TypeError(f"pow: int exponent {c!r} refused")
+        return super().__pow__(c)
+
+
+def test_the_audits_hypothesis_settings_are_deterministic_quiet_and_keep_nothing():
+    chosen = A._settings(7, stateful_step_count=3)
+    assert (chosen.max_examples, chosen.derandomize, chosen.database, chosen.deadline) == (
+        7,
+        True,
+        None,
+        None,
+    )
+    assert chosen.verbosity == Verbosity.quiet and chosen.report_multiple_bugs is False
+    assert set(chosen.suppress_health_check) == set(HealthCheck) and chosen.stateful_step_count == 3
+    assert Phase.shrink in chosen.phases
+    token = A._MODE.set(A.SearchMode(shrink=False))
+    try:
+        assert tuple(A._settings(7).phases) == (Phase.explicit, Phase.generate)
+    finally:
+        A._MODE.reset(token)
+
+
+def test_a_search_spends_its_budget_on_draws_not_on_replays():
+    # a defect that only some examples show: each stop costs the examples drawn up to it, and
+    # hypothesis's replay of the failing example is not a draw of the budget
+    calls: list[int] = []
+
+    def trial(x: int) -> list[Finding]:
+        calls.append(x)
+        return [Finding("wrong_value", "c", "v", "sub")] if x % 5 == 4 else []
+
+    token = A._MODE.set(A.SearchMode(shrink=False))
+    try:
+        A._search(A._Trials(), ("c",), st.integers(0, 10**6), trial, 12, 0, focus="sub")
+    finally:
+        A._MODE.reset(token)
+    first = next(i for i, x in enumerate(calls) if x % 5 == 4)
+    assert first > 0 and calls[first + 1] == calls[first]  # the stop came after a draw, then its replay
+    assert len(calls) == 12 + 1
+
+
+def test_a_search_where_every_draw_is_a_new_defect_ends_with_its_budget():
+    calls: list[int] = []
+
+    def trial(x: int) -> list[Finding]:
+        calls.append(x)
+        return [Finding("wrong_value", "c", "v", f"op{x}")]  # a defect of its own for every x
+
+    token = A._MODE.set(A.SearchMode(shrink=False))
+    try:
+        trials = A._Trials()
+        A._search(trials, ("c",), st.integers(0, 10**6), trial, 6, 0)
+    finally:
+        A._MODE.reset(token)
+    stops = len({f.op for _, f in trials.sized})
+    assert len(calls) == 6 + stops  # each draw judged once, each stop replayed once
+
+
 def test_a_stateful_failure_is_classified_by_what_raised():
     crash = A._stateful_finding(EngineCrash("backward() raises KeyError", "x = 1"))
     assert crash.kind == "crash" and crash.check == "stateful" and crash.reproducer == "x = 1"

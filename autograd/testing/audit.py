@@ -169,8 +169,8 @@ def _num(x: Any) -> str:
             return repr(x)
     except ValueError:  # more digits than str() converts (sys.get_int_max_str_digits): 17 of them
         return str(mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 17))
-    try:
-        return repr(float(x)) if not isinstance(x, int | float) else repr(x)
+    try:  # a float subclass (numpy's float64) too: a reproducer must run without the engine's types
+        return repr(float(x))
     except (TypeError, ValueError):
         return repr(x)
 
