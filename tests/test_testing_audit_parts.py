@@ -18,6 +18,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
+from hypothesis.database import InMemoryExampleDatabase
 
 from autograd.testing import Graph, Node, resolve_engine
 from autograd.testing.boundary import EngineRaised
@@ -815,7 +816,14 @@ class _NoIntPowers(sound.Value):
 
 
 def test_the_audits_hypothesis_settings_are_deterministic_quiet_and_keep_nothing():
-    chosen = A._settings(7, stateful_step_count=3)
+    # whatever profile the caller has loaded (here one that is random, timed and keeps examples)
+    settings.register_profile("contrary", derandomize=False, deadline=200, database=InMemoryExampleDatabase())
+    previous = settings.get_current_profile_name()
+    settings.load_profile("contrary")
+    try:
+        chosen = A._settings(7, stateful_step_count=3)
+    finally:
+        settings.load_profile(previous)
     assert (chosen.max_examples, chosen.derandomize, chosen.database, chosen.deadline) == (
         7,
         True,
@@ -853,6 +861,37 @@ def test_a_search_spends_its_budget_on_draws_not_on_replays():
     assert len(calls) == 12 + 1
 
 
+def _draws(trial, examples: int, seed: int, mode: object) -> A._Trials:
+    token = A._MODE.set(mode)
+    try:
+        trials = A._Trials()
+        A._search(trials, ("c",), st.integers(0, 10**6), trial, examples, seed)
+        return trials
+    finally:
+        A._MODE.reset(token)
+
+
+def test_the_seed_chooses_the_examples():
+    seen: dict[int, list[int]] = {0: [], 1: []}
+    for seed, calls in seen.items():
+        _draws(lambda x, calls=calls: calls.append(x) or [], 10, seed, A.SearchMode())
+    assert seen[0] != seen[1]
+    again: list[int] = []
+    _draws(lambda x: again.append(x) or [], 10, 0, A.SearchMode())
+    assert again == seen[0]
+
+
+def test_a_search_for_a_verdict_stops_at_its_first_defect():
+    calls: list[int] = []
+
+    def trial(x: int) -> list[Finding]:
+        calls.append(x)
+        return [Finding("wrong_value", "c", "v", f"op{x}")]  # a defect of its own for every x
+
+    trials = _draws(trial, 10, 0, A.SearchMode(shrink=False, first_defect=True))
+    assert len(trials.sized) == 1 and len(calls) == 2  # the draw and its replay
+
+
 def test_a_search_where_every_draw_is_a_new_defect_ends_with_its_budget():
     calls: list[int] = []
 
@@ -860,14 +899,11 @@ def test_a_search_where_every_draw_is_a_new_defect_ends_with_its_budget():
         calls.append(x)
         return [Finding("wrong_value", "c", "v", f"op{x}")]  # a defect of its own for every x
 
-    token = A._MODE.set(A.SearchMode(shrink=False))
-    try:
-        trials = A._Trials()
-        A._search(trials, ("c",), st.integers(0, 10**6), trial, 6, 0)
-    finally:
-        A._MODE.reset(token)
-    stops = len({f.op for _, f in trials.sized})
-    assert len(calls) == 6 + stops  # each draw judged once, each stop replayed once
+    for budget in range(1, 8):  # one of them ends exactly as a defect uses up the budget
+        calls.clear()
+        trials = _draws(trial, budget, 0, A.SearchMode(shrink=False))
+        stops = len({f.op for _, f in trials.sized})
+        assert len(calls) == budget + stops  # each draw judged once, each stop replayed once
 
 
 def test_a_stateful_failure_is_classified_by_what_raised():
