@@ -22,7 +22,7 @@ from hypothesis.database import InMemoryExampleDatabase
 
 from autograd.testing import Graph, Node, resolve_engine
 from autograd.testing.boundary import EngineRaised
-from autograd.testing.checks import EngineCrash
+from autograd.testing.checks import OUR_CONVENTION, EngineCrash, convention_gradients, convention_reproducer
 from autograd.testing.findings import Finding
 from autograd.testing.oracles import GradcheckReport, GradientMismatch, LeafComparison, OracleInconclusive
 from tests.engines import sound
@@ -915,6 +915,142 @@ def test_a_stateful_failure_is_classified_by_what_raised():
     assert wrong.reproducer == script.partition("\n")[2] and wrong.expected == "[2]"
     with pytest.raises(KeyError):  # our own trouble is never the engine's defect
         A._stateful_finding(KeyError("ours"))
+
+
+def test_a_stateful_failure_that_did_not_replay_is_inconclusive():
+    from hypothesis.errors import Flaky
+
+    finding = A._stateful_finding(Flaky("the second run passed"))
+    assert finding == Finding(
+        "inconclusive", "stateful", "a failure that did not replay: the second run passed"
+    )
+    crash = A._stateful_finding(EngineCrash("backward() raises KeyError: 'x'", "x = 1"))
+    assert crash == Finding(
+        "crash", "stateful", "raises backward() raises KeyError: 'x'", None, "x = 1", "no exception",
+        "backward() raises KeyError: 'x'",
+    )  # fmt: skip
+    script = "summary line\nx0 = V(1)\nprint('expected:', [2])\nprint('actual:  ', [x0.grad])"
+    wrong = A._stateful_finding(AssertionError(script))
+    assert (wrong.check, wrong.op, wrong.actual) == ("stateful", None, "")  # what it prints: run it
+
+
+class _BackwardOnce(sound.Value):
+    """backward() raises when called a second time on one output."""
+
+    def backward(self):
+        if getattr(self, "_done", False):
+            raise RuntimeError("backward() twice on one output")
+        self._done = True
+        super().backward()
+
+
+class _SeedGrows(sound.Value):
+    """A second backward() on one output sends back seven times the gradient: no known convention."""
+
+    def backward(self):
+        super().backward()
+        if getattr(self, "_done", False):
+            self.grad = 7
+            for node in reversed(self._topological_order()):
+                node._backward()
+        self._done = True
+
+
+def test_a_stateful_check_whose_convention_probe_raises_reports_the_crash():
+    eng = resolve_engine(_BackwardOnce)
+    found, observed = A._check_stateful(eng, 4, 0)
+    assert observed is None
+    assert (found.name, found.status, found.judged, found.unit, found.reason) == (
+        "stateful", "failed", 1, "runs", "the convention probe raised",
+    )  # fmt: skip
+    message = "RuntimeError: backward() twice on one output"
+    assert found.findings == [
+        Finding(
+            "crash", "stateful", f"x * x * c, backward() twice: {message}", None, "", "no exception", message
+        )
+    ]
+    # with a declared convention, the crash comes with the program that shows it
+    declared, _ = A._check_stateful(eng, 4, 0, declared=OUR_CONVENTION)
+    assert declared.findings[0].reproducer == convention_reproducer(eng, OUR_CONVENTION, exact=True)
+
+
+def test_a_stateful_check_on_an_unknown_convention_judges_nothing_and_says_why():
+    found, observed = A._check_stateful(resolve_engine(_SeedGrows), 4, 0)
+    assert observed is None
+    assert (found.name, found.status, found.judged, found.inconclusive, found.unit, found.reason) == (
+        "stateful", "not_applicable", 0, 1, "runs",
+        "the engine's backward() convention matches none the model knows",
+    )  # fmt: skip
+    assert found.findings == [
+        Finding("inconclusive", "stateful", "two backward() calls on x*x*c match no known convention")
+    ]
+
+
+def test_a_declared_convention_the_engine_does_not_follow_is_a_wrong_gradient():
+    eng = resolve_engine("tests.engines.interior_accumulates")  # micrograd's: interior gradients accumulate
+    found, observed = A._check_stateful(eng, 4, 0, declared=OUR_CONVENTION)
+    assert observed is not None and observed.interior == "accumulate"
+    convention = found.findings[0]
+    differs = [d for d in OUR_CONVENTION.describe() if d not in observed.describe()]
+    assert len(differs) == 2  # interior gradients and backward() on a leaf
+    assert convention == Finding(
+        "wrong_gradient", "stateful",
+        f"backward() does not follow the declared convention ({'; '.join(differs)}): "
+        f"observed {'; '.join(observed.describe())}",
+        None, convention_reproducer(eng, OUR_CONVENTION, exact=True),
+        repr(convention_gradients(OUR_CONVENTION, exact=True)),
+        repr(convention_gradients(observed, exact=True)),
+    )  # fmt: skip
+    # the machine then models the convention observed: nothing else is wrong
+    assert found.findings == [convention] and found.judged == 2
+    assert found.reason == "exact; backward() convention: " + "; ".join(observed.describe())
+    # the same engine with its own convention declared: no finding
+    assert A._check_stateful(eng, 4, 0, declared=observed)[0].findings == []
+
+
+def test_a_declared_convention_an_engine_matches_none_of_is_reported_whole():
+    eng = resolve_engine(_SeedGrows)
+    found, observed = A._check_stateful(eng, 4, 0, declared=OUR_CONVENTION)
+    assert observed is None
+    convention = found.findings[0]
+    assert convention.kind == "wrong_gradient" and convention.actual == "?"
+    assert convention.summary == (
+        f"backward() does not follow the declared convention ({'; '.join(OUR_CONVENTION.describe())}): "
+        "observed matches no known convention"
+    )
+
+
+@pytest.mark.parametrize(
+    ("engine", "how"),
+    [("autograd", "exact"), ("tests.engines.float_only", "floats: leaf gradients within derived tolerances")],
+)
+def test_a_stateful_check_runs_half_its_examples_and_says_the_convention_it_modelled(engine, how):
+    eng = resolve_engine(engine)
+    found, observed = A._check_stateful(eng, 6, 0)
+    assert observed is not None
+    assert (found.name, found.status, found.judged, found.inconclusive, found.unit) == (
+        "stateful",
+        "passed",
+        3,
+        0,
+        "runs",
+    )
+    assert found.reason == f"{how}; backward() convention: " + "; ".join(observed.describe())
+
+
+@pytest.mark.parametrize(
+    ("engine", "layers"),
+    [("autograd", "tanh, relu"), ("tests.engines.missing_ops", "linear (no tanh or relu)")],
+)
+def test_the_mlp_check_judges_a_quarter_of_its_examples_and_names_its_layers(engine, layers):
+    found = A._check_mlp(resolve_engine(engine), 8, 0)
+    assert (found.name, found.status, found.unit, found.judged + found.inconclusive) == (
+        "mlp",
+        "passed",
+        "networks",
+        2,
+    )
+    assert found.reason == f"hidden layers: {layers}"
 
 
 def test_the_first_failure_inside_exception_groups_prefers_the_engines():
