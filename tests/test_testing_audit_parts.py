@@ -1053,6 +1053,186 @@ def test_the_mlp_check_judges_a_quarter_of_its_examples_and_names_its_layers(eng
     assert found.reason == f"hidden layers: {layers}"
 
 
+# ---------------------------------------------------------------------- the property checks
+ONE_THIRD_TIMES_2 = Graph((Fraction(1, 3), Fraction(2)), (Node("mul", (0, 1)),))
+
+
+def _property(eng, prop, strategy=lambda: st.just(ONE_THIRD_TIMES_2), examples=3):
+    return A._property_check("linearity", eng, strategy, prop, lambda example: [example], examples, 0)
+
+
+def _holds(eng, example) -> None:
+    pass
+
+
+def test_a_property_with_nothing_to_draw_says_why_and_judges_nothing():
+    def no_graphs():
+        raise ValueError("no graphs of the ops this engine has")
+
+    found = _property(OURS, _holds, strategy=no_graphs)
+    assert (found.name, found.status, found.findings, found.judged, found.unit, found.reason) == (
+        "linearity", "not_applicable", [], 0, "examples", "no graphs of the ops this engine has",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("engine", "leaf_type", "how"),
+    [
+        ("autograd", Fraction, "exact arithmetic"),
+        ("tests.engines.float_only", float, "floats, derived tolerances"),
+    ],
+)
+def test_a_property_runs_on_fractions_for_an_exact_engine_and_on_floats_otherwise(engine, leaf_type, how):
+    seen = []
+    found = _property(resolve_engine(engine), lambda eng, example: seen.append(example))
+    assert {type(x) for graph in seen for x in graph.leaves} == {leaf_type}
+    assert (found.status, found.unit, found.reason) == ("passed", "examples", f"3 examples, {how}")
+
+
+@pytest.mark.parametrize(
+    ("engine", "how"),
+    [("autograd", "exact arithmetic"), ("tests.engines.float_only", "beyond the derived float tolerance")],
+)
+def test_a_property_that_fails_with_no_wrong_rule_behind_it_is_a_wrong_gradient(engine, how):
+    def fails(eng, example):
+        raise AssertionError("d/dx0 differs\nthe details")
+
+    found = _property(resolve_engine(engine), fails)
+    assert found.findings == [
+        Finding("wrong_gradient", "linearity", f"d/dx0 differs ({how})", None, "d/dx0 differs\nthe details")
+    ]
+
+
+class _FloatWrongMul(sound.Value):
+    """Floats only, and d(a*b)/da is 2b."""
+
+    check = staticmethod(lambda x: float(sound.check_number(x)) if not isinstance(x, Fraction) else 1 / 0)
+
+    def __mul__(self, other):
+        other = self._lift(other)
+        return self._with_partials(self.data * other.data, (self, other), (2 * other.data, self.data))
+
+
+@pytest.mark.parametrize("engine", [WRONG_MUL, resolve_engine(_FloatWrongMul)], ids=["exact", "float"])
+def test_a_property_that_fails_on_a_wrong_rule_reports_the_rule(engine):
+    def fails(eng, example):
+        raise AssertionError("linearity does not hold")
+
+    (finding,) = _property(engine, fails).findings
+    assert (finding.kind, finding.check, finding.op) == ("wrong_gradient", "linearity", "mul")
+    assert finding.summary.startswith("d/dx0")  # the one-node graph's own wrong partial
+
+
+def test_a_property_the_oracle_cannot_judge_is_inconclusive():
+    def cannot(eng, example):
+        raise OracleInconclusive("no tolerance for these floats")
+
+    found = _property(OURS, cannot)
+    assert found.findings == [Finding("inconclusive", "linearity", "no tolerance for these floats")]
+    assert found.judged == 0 and found.inconclusive == 1  # (st.just: hypothesis runs its one example once)
+
+
+def test_a_property_whose_graph_crashes_reports_the_crash_on_that_graph():
+    found = _property(POW0, _holds, strategy=lambda: st.just(Graph((Fraction(0),), (Node("powc", (0,), 0),))))
+    (crash,) = found.findings
+    assert (crash.kind, crash.check, crash.op) == ("crash", "linearity", "powc")
+    assert crash.summary == "forward of x0 ** 0 at x0 = 0 raises ZeroDivisionError: Fraction(1, 0)"
+
+
+# ---------------------------------------------------------------------- second order
+def test_second_order_on_an_engine_without_create_graph_is_not_applicable():
+    found = A._check_second_order(resolve_engine("tests.engines.sound"), 4, 0)
+    assert (found.name, found.status, found.judged, found.unit, found.reason) == (
+        "second_order", "not_applicable", 0, "graphs", "backward(create_graph=True) is not supported",
+    )  # fmt: skip
+
+
+def test_second_order_searches_each_arithmetic_with_half_the_examples():
+    found = A._check_second_order(OURS, 6, 0, ops=["add", "mul"])
+    assert (found.name, found.status, found.unit) == ("second_order", "passed", "graphs")
+    assert found.judged + found.inconclusive == 3 + 3  # exact graphs, then float graphs
+    assert found.reason == "3 graphs per arithmetic, Hessians vs sympy"
+    # exp has no exact graphs: the float search alone
+    only_floats = A._check_second_order(OURS, 6, 0, ops=["exp"])
+    assert only_floats.judged + only_floats.inconclusive == 3
+
+
+def _second_order_with(monkeypatch, eng, ops, *, hessian=None, fd=None, derivatives=None):
+    """The check with stand-ins for what the engine's derivatives raise, or sympy's and the finite
+    differences' verdicts on them (each a callable that raises or returns)."""
+    for name, stand_in in (("engine_derivatives", derivatives), ("check_second_order", hessian)):
+        if stand_in is not None:
+            monkeypatch.setattr(A.higher, name, stand_in)
+    if fd is not None:
+        monkeypatch.setattr(A.higher, "assert_hessian_fd", fd)
+    return A._check_second_order(eng, 2, 0, ops=ops)
+
+
+def _raises(exc):
+    def stand_in(*args, **kwargs):
+        raise exc
+
+    return stand_in
+
+
+MISMATCH = GradientMismatch("the Hessian table", GradcheckReport("stand-in"))
+
+
+@pytest.mark.parametrize(
+    ("ops", "fd", "kind", "why"),
+    [
+        (["add", "mul"], None, "wrong_gradient", "confirmed by exact rationals"),
+        (
+            ["exp"],
+            _raises(MISMATCH),
+            "wrong_gradient",
+            "confirmed by finite differences of the engine's gradient",
+        ),
+        (["exp"], lambda graph, eng: None, "inconclusive", "not confirmed by a second method; not a defect"),
+        (
+            ["exp"],
+            _raises(OracleInconclusive("blind")),
+            "inconclusive",
+            "not confirmed by a second method; not a defect",
+        ),
+    ],
+    ids=["exact", "fd-confirms", "fd-agrees", "fd-blind"],
+)
+def test_a_hessian_sympy_rejects_is_a_defect_only_when_confirmed(monkeypatch, ops, fd, kind, why):
+    found = _second_order_with(monkeypatch, OURS, ops, hessian=_raises(MISMATCH), fd=fd)
+    finding = found.findings[0]
+    assert (finding.kind, finding.check, finding.op, finding.reproducer) == (
+        kind,
+        "second_order",
+        None,
+        "the Hessian table",
+    )
+    assert finding.summary.startswith("second derivatives of ") and finding.summary.endswith(
+        f" differ from sympy's ({why})"
+    )
+
+
+def test_a_hessian_sympy_cannot_judge_is_inconclusive(monkeypatch):
+    found = _second_order_with(
+        monkeypatch, OURS, ["exp"], hessian=_raises(OracleInconclusive("no reference"))
+    )
+    (finding,) = found.findings
+    assert (finding.kind, finding.check) == ("inconclusive", "second_order")
+    assert finding.summary.startswith("x0") and finding.summary.endswith(": no reference")
+
+
+def test_second_derivatives_that_raise_are_a_crash_with_a_reproducer(monkeypatch):
+    found = _second_order_with(monkeypatch, OURS, ["exp"], derivatives=_raises(RuntimeError("planted")))
+    (crash,) = found.findings
+    assert (crash.kind, crash.check, crash.expected, crash.actual) == (
+        "crash", "second_order", "no exception", "RuntimeError: planted",
+    )  # fmt: skip
+    assert crash.summary.startswith("second derivatives of x0") and crash.summary.endswith(
+        " raise RuntimeError: planted"
+    )
+    assert crash.reproducer.startswith("from autograd import Value\n")
+
+
 def test_the_first_failure_inside_exception_groups_prefers_the_engines():
     class Group(Exception):  # hypothesis's groups, as _first_failure reads them (Python 3.10 has none)
         def __init__(self, *members: BaseException) -> None:
