@@ -79,10 +79,10 @@ def test_run_says_at_which_stage_the_engine_raised():
     assert raised.value.stage == "forward" and "log" in str(raised.value)
 
 
-def _engine_where(**methods) -> object:
-    """Our engine's adapter with some of its methods replaced (``data``, ``grad``, ...)."""
-    cls = type("Patched", (type(OURS),), methods)
-    return cls(**{f.name: getattr(OURS, f.name) for f in dataclasses.fields(OURS) if f.init})
+def _engine_where(eng=OURS, **methods) -> object:
+    """An engine's adapter (ours by default) with some of its methods or properties replaced."""
+    cls = type("Patched", (type(eng),), methods)
+    return cls(**{f.name: getattr(eng, f.name) for f in dataclasses.fields(eng) if f.init})
 
 
 def _unreadable(self, v):
@@ -1121,6 +1121,10 @@ def test_a_property_that_fails_on_a_wrong_rule_reports_the_rule(engine):
     (finding,) = _property(engine, fails).findings
     assert (finding.kind, finding.check, finding.op) == ("wrong_gradient", "linearity", "mul")
     assert finding.summary.startswith("d/dx0")  # the one-node graph's own wrong partial
+    # judged as the engine's numbers allow: exactly, or by sympy within derived tolerances
+    assert (", exactly [" in finding.summary) == engine.exact and (
+        ", sympy [" in finding.summary
+    ) != engine.exact
 
 
 def test_a_property_the_oracle_cannot_judge_is_inconclusive():
@@ -1137,6 +1141,7 @@ def test_a_property_whose_graph_crashes_reports_the_crash_on_that_graph():
     (crash,) = found.findings
     assert (crash.kind, crash.check, crash.op) == ("crash", "linearity", "powc")
     assert crash.summary == "forward of x0 ** 0 at x0 = 0 raises ZeroDivisionError: Fraction(1, 0)"
+    assert "from tests.engines.pow0_crash import Value" in crash.reproducer
 
 
 # ---------------------------------------------------------------------- second order
@@ -1210,6 +1215,70 @@ def test_a_hessian_sympy_rejects_is_a_defect_only_when_confirmed(monkeypatch, op
     assert finding.summary.startswith("second derivatives of ") and finding.summary.endswith(
         f" differ from sympy's ({why})"
     )
+
+
+def test_second_order_asks_the_engine_under_test_for_second_derivatives(monkeypatch):
+    asked = []
+
+    def derivatives(graph, eng, order):
+        asked.append((eng, order))
+        return {}
+
+    def fd(graph, eng):
+        asked.append((eng, "fd"))
+        raise MISMATCH
+
+    eng = resolve_engine("tests.engines.planted_second_order")
+    _second_order_with(monkeypatch, eng, ["exp"], derivatives=derivatives, hessian=_raises(MISMATCH), fd=fd)
+    assert set(asked) == {(eng, 2), (eng, "fd")}
+
+
+def test_second_order_on_an_engine_that_is_not_exact_searches_floats_only(monkeypatch):
+    graphs = []
+
+    def hessian(eng, graph):
+        graphs.append(graph)
+
+    monkeypatch.setattr(A.higher, "check_second_order", hessian)
+    floats_only = _engine_where(exact=property(lambda self: False))
+    assert A._check_second_order(floats_only, 6, 0, ops=["add", "mul"]).judged == 3
+    assert A._check_second_order(floats_only, 6, 0, ops=["exp"]).judged == 3
+    assert {type(x) for g in graphs for x in g.leaves} == {float}
+
+
+def test_second_order_draws_small_graphs_of_the_ops_the_engine_has(monkeypatch):
+    graphs = []
+    monkeypatch.setattr(A.higher, "check_second_order", lambda eng, graph: graphs.append(graph))
+    add_and_mul = _engine_where(supports=lambda self, op: op in ("add", "mul"))
+    A._check_second_order(add_and_mul, 40, 0)
+    assert {n.op for g in graphs for n in g.nodes} == {"add", "mul"}
+    assert max(len(g.nodes) for g in graphs) <= 2 * A.MAX_NODES - 1  # drawn, and the nodes joining sinks
+
+
+def test_checks_with_one_example_still_judge_one():
+    assert A._check_mlp(OURS, 1, 0).judged == 1
+    assert A._check_second_order(OURS, 1, 0, ops=["exp"]).judged == 1
+    assert A._check_stateful(OURS, 1, 0)[0].judged == 1
+
+
+def test_a_stateful_reason_names_everything_the_machine_did_not_judge():
+    # exact, but x ** c's gradient is a float; and no set_grad: two things not judged
+    eng = _engine_where(
+        resolve_engine("tests.engines.exact_but_float_pow"), settable_grad=property(lambda self: False)
+    )
+    reason = A._check_stateful(eng, 2, 0)[0].reason
+    head, *clauses = reason.split("; not judged: ")
+    assert head.startswith("exact; backward() convention: ")
+    assert len(clauses) == 2 and clauses[1].startswith("zero_grad ")
+
+
+def test_stateful_runs_with_no_tolerance_are_counted_as_not_judged(monkeypatch):
+    import autograd.testing.checks as checks_module
+
+    monkeypatch.setattr(checks_module, "_leaf_tolerances", _raises(OracleInconclusive("no tolerance")))
+    found = A._check_stateful(FLOAT_ONLY, 6, 0)[0]
+    # a run whose passes needed no tolerance is judged; the others are not
+    assert found.judged + found.inconclusive == 3 and found.inconclusive > 0
 
 
 def test_a_hessian_sympy_cannot_judge_is_inconclusive(monkeypatch):
