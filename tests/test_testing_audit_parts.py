@@ -1270,6 +1270,14 @@ def test_a_stateful_reason_names_everything_the_machine_did_not_judge():
     head, *clauses = reason.split("; not judged: ")
     assert head.startswith("exact; backward() convention: ")
     assert len(clauses) == 2 and clauses[1].startswith("zero_grad ")
+    assert clauses[0].endswith(" (gradients not exact numbers: equality cannot judge them)")
+
+
+def test_a_stateful_check_runs_half_its_examples_of_15_steps_each(monkeypatch):
+    ran = []
+    monkeypatch.setattr(A, "run_state_machine_as_test", lambda machine, settings: ran.append(settings))
+    A._check_stateful(OURS, 8, 0)
+    assert [(s.max_examples, s.stateful_step_count) for s in ran] == [(4, 15)]
 
 
 def test_stateful_runs_with_no_tolerance_are_counted_as_not_judged(monkeypatch):
@@ -1291,7 +1299,8 @@ def test_a_hessian_sympy_cannot_judge_is_inconclusive(monkeypatch):
 
 
 def test_second_derivatives_that_raise_are_a_crash_with_a_reproducer(monkeypatch):
-    found = _second_order_with(monkeypatch, OURS, ["exp"], derivatives=_raises(RuntimeError("planted")))
+    eng = resolve_engine("tests.engines.planted_second_order")
+    found = _second_order_with(monkeypatch, eng, ["exp"], derivatives=_raises(RuntimeError("planted")))
     (crash,) = found.findings
     assert (crash.kind, crash.check, crash.expected, crash.actual) == (
         "crash", "second_order", "no exception", "RuntimeError: planted",
@@ -1299,7 +1308,7 @@ def test_second_derivatives_that_raise_are_a_crash_with_a_reproducer(monkeypatch
     assert crash.summary.startswith("second derivatives of x0") and crash.summary.endswith(
         " raise RuntimeError: planted"
     )
-    assert crash.reproducer.startswith("from autograd import Value\n")
+    assert crash.reproducer.startswith("from tests.engines.planted_second_order import Value\n")
 
 
 def test_the_first_failure_inside_exception_groups_prefers_the_engines():
