@@ -1343,3 +1343,136 @@ def test_an_exact_check_on_a_float_engine_is_not_applicable_and_says_why():
 def test_run_check_refuses_an_unknown_check_by_name():
     with pytest.raises(ValueError, match="run_check: unknown check 'linearty'"):
         A.run_check("linearty", OURS)
+
+
+# ---------------------------------------------------------------------- the audit and run_check
+def _spy_probe(calls: list, findings=()):
+    def probe(eng, *, examples, seed):
+        calls.append((eng, examples, seed))
+        return A.outcome("spy", list(findings), judged=1, unit="runs", reason="a stand-in probe")
+
+    return probe
+
+
+def test_a_probe_gets_the_engine_examples_and_seed_from_run_check_and_the_audit(monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(A, "PROBES", [("spy", _spy_probe(calls))])
+    A.run_check("spy", "autograd", examples=3, seed=5)
+    A.run_check("spy", "autograd")
+    A.audit("autograd", examples=2, seed=7)
+    assert [(eng.name, examples, seed) for eng, examples, seed in calls] == [
+        ("autograd", 3, 5), ("autograd", A.DEFAULT_EXAMPLES, 0), ("autograd", 2, 7),
+    ]  # fmt: skip
+
+
+def test_run_check_gives_each_check_its_ops_and_declared_convention():
+    # second order on exp alone: float graphs only (exp has no exact ones), one per example pair
+    assert A.run_check("second_order", "autograd", examples=2, ops=["exp"]).judged == 1
+    declared = A.run_check(
+        "stateful", "tests.engines.interior_accumulates", examples=2, convention=OUR_CONVENTION
+    )
+    assert [f.kind for f in declared.findings] == ["wrong_gradient"] and "declared" in declared.findings[
+        0
+    ].summary
+    assert A.run_check("linearity", "autograd", examples=2).name == "linearity"
+
+
+def test_run_checks_runs_only_what_it_is_asked_for(monkeypatch):
+    asked: list = []
+    real_per_op, real_extra = A._check_per_op, A.extra_op_outcomes
+    monkeypatch.setattr(
+        A, "_check_per_op", lambda *args: asked.append(("per_op", args[4])) or real_per_op(*args)
+    )
+    monkeypatch.setattr(
+        A,
+        "extra_op_outcomes",
+        lambda eng, examples, seed: asked.append(("extra", seed)) or real_extra(eng, examples, seed),
+    )
+    found = A.run_checks(["exact", "mlp"], "autograd", examples=2)
+    assert list(found) == ["exact", "mlp"] and asked == [("per_op", ["exact"])]
+    asked.clear()
+    A.run_checks(["extra_ops"], "tests.engines.extra_ops", examples=2, seed=4)
+    assert asked == [("extra", 4)]
+
+
+def test_the_audit_is_its_checks_run_one_by_one(monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(A, "PROBES", [("spy", _spy_probe(calls))])
+    report = A.audit("autograd", examples=2, seed=1)
+    assert list(report.outcomes) == [*A.CHECKS, *A.EXTRA_CHECKS, "spy"]
+    assert (report.engine, report.class_name, report.examples, report.seed) == ("autograd", "Value", 2, 1)
+    assert report.accessors == {"data": "data", "grad": "grad", "backward": "backward"} and report.seconds > 0
+    for name in [*A.CHECKS, *A.EXTRA_CHECKS]:
+        alone = A.run_check(name, "autograd", examples=2, seed=1)
+        if name == "stateful":  # the audit adds the convention it observed, as facts
+            assert report.outcomes[name].findings == [
+                Finding("convention", "stateful", text) for text in OUR_CONVENTION.describe()
+            ]
+            alone.findings.extend(report.outcomes[name].findings)
+        assert report.outcomes[name] == alone, name
+
+
+def test_the_audit_lists_missing_ops_once_and_conventions_once(monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(A, "PROBES", [])
+    alone = A.audit(MISSING, examples=2)
+    assert len(alone.outcomes["ops"].findings) == 16  # 15 ops and int data, below
+    assert [f.kind for f in alone.outcomes["stateful"].findings] == ["convention"] * 4
+    # a probe that reports unsupported ops and conventions itself: the audit does not repeat them
+    said = [Finding("unsupported", "spy", "exp"), Finding("convention", "spy", "interior")]
+    monkeypatch.setattr(A, "PROBES", [("spy", _spy_probe(calls, said))])
+    both = A.audit(MISSING, examples=2)
+    assert both.outcomes["ops"].findings == [] and both.outcomes["stateful"].findings == []
+
+
+def test_capabilities_say_what_the_engine_has_and_how_it_keeps_numbers():
+    caps = A.capabilities(MISSING)  # + - * / only; 3 / 2 makes a float, Fractions stay exact
+    assert caps == {
+        "ops": ["add", "mul", "sub", "div", "addc", "subc", "vmulc", "divc"],
+        "missing_ops": ["neg", "rsub", "mulc", "rdiv", "powc", "vpow", "rpow", "exp", "log", "tanh", "relu",
+                        "sigmoid", "vsum", "dot", "radd"],
+        "int": "float", "fraction": "exact", "exact": True, "fused": [], "higher_order": False,
+        "precision": "float64", "gradient_api": "backward",
+        "gradient_convention": "the output backward() is called on",
+        "adapter": None, "aliases": {}, "extra_ops": {},
+    }  # fmt: skip
+    ours = A.capabilities(OURS)
+    assert ours["fused"] == ["vsum", "dot"] and ours["higher_order"] and ours["missing_ops"] == []
+
+
+@pytest.mark.parametrize(
+    ("engine", "number_types"),
+    [
+        (MISSING, ["int data does not stay exact through + - * / (Value(3) / Value(2))"]),
+        (
+            FLOAT_ONLY,
+            [
+                "int data does not stay exact through + - * / (Value(3) / Value(2))",
+                "fraction data is refused (Value(Fraction(1, 3)))",
+            ],
+        ),
+        (
+            resolve_engine("tests.engines.floatifies"),
+            [
+                "int data does not stay exact through + - * / (Value(3) / Value(2))",
+                "fraction data does not stay exact through + - * / (Value(Fraction(1, 3)))",
+            ],
+        ),
+    ],
+    ids=["missing-ops", "float-only", "floatifies"],
+)
+def test_the_ops_check_lists_missing_ops_as_python_and_number_types(engine, number_types):
+    found = A._check_ops(engine, A.capabilities(engine))
+    assert (found.name, found.status, found.judged, found.unit, found.reason) == (
+        "ops", "passed", len(A.OPS) + 2, "ops and number types", "every op of the table probed",
+    )  # fmt: skip
+    ops = [f for f in found.findings if f.op is not None]
+    assert all(f.kind == "unsupported" and f.check == "ops" for f in found.findings)
+    assert [f.summary for f in found.findings if f.op is None] == number_types
+    shown = {f.op: f.summary for f in ops}
+    assert (
+        shown.get("vpow") == "x ** y is not supported"
+        and shown.get("dot") == "dot([w], [x], b) is not supported"
+    )
+    if engine is MISSING:
+        assert shown["rdiv"] == "1 / x is not supported" and shown["exp"] == "x.exp() is not supported"
