@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import re
+import time
 from fractions import Fraction
 
 import pytest
@@ -22,7 +23,14 @@ from hypothesis.database import InMemoryExampleDatabase
 
 from autograd.testing import Graph, Node, resolve_engine
 from autograd.testing.boundary import EngineRaised
-from autograd.testing.checks import OUR_CONVENTION, EngineCrash, convention_gradients, convention_reproducer
+from autograd.testing.checks import (
+    OUR_CONVENTION,
+    EngineCrash,
+    backward_convention,
+    convention_gradients,
+    convention_reproducer,
+)
+from autograd.testing.engines import EngineNotFound
 from autograd.testing.findings import Finding
 from autograd.testing.oracles import GradcheckReport, GradientMismatch, LeafComparison, OracleInconclusive
 from tests.engines import sound
@@ -1395,21 +1403,51 @@ def test_run_checks_runs_only_what_it_is_asked_for(monkeypatch):
     assert asked == [("extra", 4)]
 
 
-def test_the_audit_is_its_checks_run_one_by_one(monkeypatch):
+@pytest.mark.parametrize("engine", ["autograd", "tests.engines.missing_ops", "tests.engines.extra_ops"])
+def test_the_audit_is_its_checks_run_one_by_one(monkeypatch, engine):
     calls: list = []
     monkeypatch.setattr(A, "PROBES", [("spy", _spy_probe(calls))])
-    report = A.audit("autograd", examples=2, seed=1)
+    eng = resolve_engine(engine)
+    before = time.perf_counter()
+    report = A.audit(engine, examples=2, seed=1)
+    assert 0 < report.seconds <= time.perf_counter() - before
     assert list(report.outcomes) == [*A.CHECKS, *A.EXTRA_CHECKS, "spy"]
-    assert (report.engine, report.class_name, report.examples, report.seed) == ("autograd", "Value", 2, 1)
-    assert report.accessors == {"data": "data", "grad": "grad", "backward": "backward"} and report.seconds > 0
+    assert report.outcomes["spy"].reason == "a stand-in probe"
+    assert (report.engine, report.examples, report.seed) == (engine, 2, 1)
+    assert report.capabilities == A.capabilities(eng)
     for name in [*A.CHECKS, *A.EXTRA_CHECKS]:
-        alone = A.run_check(name, "autograd", examples=2, seed=1)
+        alone = A.run_check(name, engine, examples=2, seed=1)
         if name == "stateful":  # the audit adds the convention it observed, as facts
-            assert report.outcomes[name].findings == [
-                Finding("convention", "stateful", text) for text in OUR_CONVENTION.describe()
-            ]
-            alone.findings.extend(report.outcomes[name].findings)
+            observed = backward_convention(eng)
+            facts = [Finding("convention", "stateful", text) for text in observed.describe()]
+            assert report.outcomes[name].findings[-4:] == facts
+            alone.findings.extend(facts)
         assert report.outcomes[name] == alone, name
+
+
+def test_the_audit_and_run_checks_start_from_seed_0(monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(A, "PROBES", [("spy", _spy_probe(calls))])
+    A.audit("autograd", examples=2)
+    A.run_checks(["spy"], "autograd", examples=2)
+    assert [seed for _, _, seed in calls] == [0, 0]
+
+
+@pytest.mark.parametrize(
+    "names",
+    [{"cls": "Nowhere"}, {"backward": "nowhere"}, {"data": "nowhere"}, {"grad": "nowhere"}],
+)
+def test_the_audit_holds_an_engine_to_the_names_it_is_given(monkeypatch, names):
+    monkeypatch.setattr(A, "PROBES", [])
+    assert A.audit("tests.engines.scalar_backwards", examples=1).class_name == "Scalar"  # found on its own
+    with pytest.raises(EngineNotFound):
+        A.audit("tests.engines.scalar_backwards", examples=1, **names)
+
+
+def test_the_audit_runs_an_engine_through_the_adapter_it_is_given(monkeypatch):
+    monkeypatch.setattr(A, "PROBES", [])
+    report = A.audit(adapter="tests.engines.functional:adapter", examples=1)
+    assert report.capabilities["adapter"] == "tests.engines.functional:adapter"
 
 
 def test_the_audit_lists_missing_ops_once_and_conventions_once(monkeypatch):
