@@ -1433,13 +1433,29 @@ def test_the_audit_and_run_checks_start_from_seed_0(monkeypatch):
     assert [seed for _, _, seed in calls] == [0, 0]
 
 
+def test_the_audit_hands_the_extra_op_checks_its_examples_and_seed(monkeypatch):
+    asked: list = []
+    real = A.extra_op_outcomes
+    monkeypatch.setattr(A, "PROBES", [])
+    monkeypatch.setattr(
+        A,
+        "extra_op_outcomes",
+        lambda eng, examples, seed: asked.append((eng.name, examples, seed)) or real(eng, examples, seed),
+    )
+    A.audit("tests.engines.extra_ops", examples=2, seed=6)
+    assert asked == [("tests.engines.extra_ops", 2, 6)]
+
+
 @pytest.mark.parametrize(
     "names",
     [{"cls": "Nowhere"}, {"backward": "nowhere"}, {"data": "nowhere"}, {"grad": "nowhere"}],
 )
 def test_the_audit_holds_an_engine_to_the_names_it_is_given(monkeypatch, names):
     monkeypatch.setattr(A, "PROBES", [])
-    assert A.audit("tests.engines.scalar_backwards", examples=1).class_name == "Scalar"  # found on its own
+    found = A.audit("tests.engines.scalar_backwards", examples=1)  # found on its own
+    assert (found.class_name, found.accessors) == (
+        "Scalar", {"data": "value", "grad": "gradient", "backward": "backwards"},
+    )  # fmt: skip
     with pytest.raises(EngineNotFound):
         A.audit("tests.engines.scalar_backwards", examples=1, **names)
 
