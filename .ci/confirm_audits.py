@@ -225,6 +225,8 @@ CASES = [
         for case in (
             edge("simplegrad==0.1.0", SIMPLEGRAD, "wrong_value", "relu", "a.relu()", relu, -1.0),
             edge("simplegrad==0.1.0", SIMPLEGRAD, "wrong_gradient", "relu", "a.relu()", relu, -1.0),
+            # ... and the stateful check's finding: the same leaky relu, on a fresh leaf at -1
+            edge("simplegrad==0.1.0", SIMPLEGRAD, "wrong_gradient", "stateful", "a.relu()", relu, -1.0),
             edge("simplegrad==0.1.0", SIMPLEGRAD, "wrong_value", "powc", "a ** 2", x**2, 0.0),
             edge("simplegrad==0.1.0", SIMPLEGRAD, "wrong_gradient", "powc", "a ** 2", x**2, 0.0),
             # 9.999999717180685e-10 is float32(1e-9): the point is exact in the engine's precision
