@@ -67,6 +67,14 @@ def _run(eng: Engine, graph: Graph, leaves: list[float] | None = None) -> tuple[
     return out, grads
 
 
+def _real(g: Any) -> float:
+    """A gradient as a float.  One that is no number (only a type with ``__float__`` is one:
+    ``float("2.5")`` would read a string as one) is the engine's defect, raised like its errors."""
+    if not hasattr(type(g), "__float__"):
+        raise EngineRaised("backward()", TypeError(f"the gradient is {g!r}, not a number"))
+    return float(engine_call("backward()", float, g))
+
+
 # ---------------------------------------------------------------------- the order test
 class TaylorVerdict:
     """What the remainders say: ``right``, ``wrong`` (order 1) or ``unclear``; the orders seen."""
@@ -216,11 +224,12 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
     def judge(graph: Graph) -> tuple[list[Finding], bool]:
         try:
             _, grads = _run(eng, graph)
+            slopes = [_real(g) for g in grads]
         except EngineRaised as raised:
             return [_crash(eng, check, graph, raised, op)], True
         point = [float(x) for x in graph.leaves]
         kinks = 0  # derivatives at a point where the function has none: not a case to judge
-        for i, g in enumerate(grads):
+        for i, (g, slope) in enumerate(zip(grads, slopes, strict=True)):
 
             def along(t: float, i: int = i) -> float:
                 moved = list(point)
@@ -229,10 +238,10 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
 
             scale = max(1.0, abs(point[i]))
             try:
-                first = _both_ways(along, float(g), TAYLOR_STEP * scale)
+                first = _both_ways(along, slope, TAYLOR_STEP * scale)
                 if first is None:
                     continue
-                again = _both_ways(along, float(g), TAYLOR_STEP * CONFIRM_SCALE * scale)
+                again = _both_ways(along, slope, TAYLOR_STEP * CONFIRM_SCALE * scale)
                 h = 1e-6 * scale
                 ahead, here, behind = along(h), along(0.0), along(-h)
             except EngineRaised as raised:  # the forward refuses a nearby point: no verdict here
@@ -246,7 +255,7 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
                 ], False
             central = (ahead - behind) / (2 * h)
             right, left = (ahead - here) / h, (here - behind) / h  # one-sided slopes: a kink if they differ
-            kink = abs(right - left) >= 0.1 * min(abs(float(g) - right), abs(float(g) - left))
+            kink = abs(right - left) >= 0.1 * min(abs(slope - right), abs(slope - left))
             if kink:  # (hypot at 0, say): no derivative there, so no gradient can be wrong
                 kinks += 1
                 continue
