@@ -221,12 +221,12 @@ def _region_margin(spec: OpSpec) -> Callable[[Any, Any], bool]:
     return domain
 
 
-def _known_spec(method: str, arity: int, spec: OpSpec, c: Any) -> OpSpec:
+def _known_spec(method: str, arity: int, spec: OpSpec, c: Any, probe: tuple[float, ...]) -> OpSpec:
     form, source = _form(method, arity)
     consts = (c,) if spec.consts else ()
     return replace(
         spec, name=f"{method}~{spec.name}", apply=_call(method, arity), source=source, form=form,
-        consts=consts, domain=_region_margin(spec) if arity == 1 else spec.domain,
+        consts=consts, domain=_region_margin(spec) if arity == 1 else spec.domain, probe=probe,
     )  # fmt: skip
 
 
@@ -234,7 +234,7 @@ class _NotEvaluated(ValueError):
     """The engine gives no finite number here (the strategies skip such operands)."""
 
 
-def _unknown_spec(eng: Engine, method: str, arity: int) -> OpSpec:
+def _unknown_spec(eng: Engine, method: str, arity: int, probe: tuple[float, ...]) -> OpSpec:
     form, source = _form(method, arity)
     call = _call(method, arity)
 
@@ -258,6 +258,7 @@ def _unknown_spec(eng: Engine, method: str, arity: int) -> OpSpec:
     unknown = sympy.Function(f"unknown_{method.strip('_')}")
     return OpSpec(
         f"{method}~?", arity, call, lambda s, c: unknown(*s), num, source, domain=domain, form=form,
+        probe=probe,
     )  # fmt: skip
 
 
@@ -282,12 +283,15 @@ def _discover(eng: Engine) -> tuple[tuple[ExtraOp, ...], dict[str, str]]:
                 "its value does not depend on its argument's: not an op of Values"
             )
             continue
-        match = identify(engine_values(eng, method, arity), arity)
+        values = engine_values(eng, method, arity)
+        # where it gave a value: where the strategies' support probe tries it (not at 1.5 blindly)
+        probe = next((at if arity == 2 else (at,) for at in values), ())
+        match = identify(values, arity)
         if match is None:
-            found.append(ExtraOp(method, arity, None, _unknown_spec(eng, method, arity)))
+            found.append(ExtraOp(method, arity, None, _unknown_spec(eng, method, arity, probe)))
         else:
             spec, c = match
-            found.append(ExtraOp(method, arity, spec.name, _known_spec(method, arity, spec, c)))
+            found.append(ExtraOp(method, arity, spec.name, _known_spec(method, arity, spec, c, probe)))
     return tuple(found), unjudged
 
 
