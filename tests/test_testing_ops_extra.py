@@ -36,15 +36,7 @@ from tests.engines import extra_ops as extra_fixture
 FORMS = ("v + c", "c + v", "v - c", "c - v", "v * c", "c * v", "v / c", "c / v", "v ** c", "c ** v")
 
 
-@pytest.fixture(autouse=True)
-def _discovery_afresh():
-    """Each test discovers its engines' extra ops itself (identify caches them per engine).
-
-    A mutation run (mutmut) runs a mutant only against the tests that called its function in a
-    clean run; with the cache shared between tests, only the first test to discover an engine ran
-    the discovery code, and the others' assertions about what it found never met its mutants.
-    """
-    identify_module._discover.cache_clear()
+pytestmark = pytest.mark.usefixtures("discovery_afresh")
 
 
 def defects(outcomes):

@@ -1,0 +1,343 @@
+"""The extra-op checks' parts (identify.py, selfcheck.py), one rule at a time, in process.
+
+Each test pins one thing the discovery, the identification or the self-consistency search
+must do, on a small engine of its own (a subclass of ``tests.engines.sound.Value`` whose
+docstring or comment says what it plants), or on ``identify`` with values written by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+import autograd.testing.selfcheck as S
+from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing.identify import AGREE_RTOL, extra_ops, identify, registered_extras
+from autograd.testing.selfcheck import extra_op_outcomes
+from tests.engines import extra_exact_abs, extra_labelled, sound
+from tests.engines import extra_ops as extra_fixture
+
+pytestmark = pytest.mark.usefixtures("discovery_afresh")
+
+XS = (-2.5, -1.3, -0.6, -0.2, 0.3, 0.7, 1.1, 1.9, 2.7)  # identify.POINTS, written out
+
+
+def _by_method(engine):
+    return {e.method: e for e in extra_ops(resolve_engine(engine))}
+
+
+def _refuse(name, x, low, high):
+    if not low <= x <= high:
+        raise ValueError(f"{name}: {x} outside [{low}, {high}]")
+
+
+def _with_number(value, number):
+    """``value`` holding ``number`` (sound.Value refuses what is not a finite real when built)."""
+    value.data = number
+    return value
+
+
+# ---------------------------------------------------------------------- identification
+def test_an_op_that_is_leaky_relu_on_one_side_only_is_not_identified():
+    # x above 0 and 0.2 x - 0.05 x^2 below: the slope fitted at -2.5 does not hold at -1.3
+    values = {x: x if x > 0 else 0.2 * x - 0.05 * x * x for x in XS}
+    assert identify(values, 1) is None
+    # the same values below 0 linear are leaky_relu, its slope fitted
+    spec, slope = identify({x: x if x > 0 else 0.325 * x for x in XS}, 1)
+    assert (spec.name, slope) == ("leaky_relu", 0.325)
+
+
+def test_a_point_where_a_row_gives_no_finite_number_is_no_evidence_either_way():
+    # sin(nan) is nan: the point says nothing, and the four others identify sin
+    values = {math.nan: 0.5, **{x: math.sin(x) for x in (-1.3, -0.6, 0.3, 0.7)}}
+    assert identify(values, 1)[0].name == "sin"
+
+
+def test_agreement_is_to_agree_rtol_inclusive():
+    # where relu is 0 the tolerance is AGREE_RTOL of 1e-12: a value exactly that far still agrees
+    at_tolerance = AGREE_RTOL * 1e-12
+    values = {x: max(x, 0.0) for x in XS} | {-0.6: at_tolerance}
+    assert identify(values, 1)[0].name == "relu"
+    assert identify(values | {-0.6: math.nextafter(at_tolerance, 1.0)}, 1) is None
+
+
+class _Narrow(sound.Value):
+    """Ops defined on one narrow range each: found wherever one of 0.5, 1.5 and -0.5 is inside."""
+
+    def in_0_1(self):  # x^3 - x on [0.1, 0.9] only
+        _refuse("in_0_1", self.data, 0.1, 0.9)
+        return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+
+    def in_1_2(self):
+        _refuse("in_1_2", self.data, 1.1, 1.9)
+        return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+
+    def below_0(self):
+        _refuse("below_0", self.data, -0.9, -0.1)
+        return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+
+    def scaled_by_fraction(self, other):  # x * w for w in (0, 1) only
+        _refuse("scaled_by_fraction", other.data, 0.01, 0.99)
+        return self._with_partials(self.data * other.data, (self, other), (other.data, self.data))
+
+    def times_above_one(self, other):  # x * w for x above 1 only
+        _refuse("times_above_one", self.data, 1.01, 100)
+        return self._with_partials(self.data * other.data, (self, other), (other.data, self.data))
+
+
+def test_a_method_is_found_as_an_op_at_any_of_its_three_trial_points():
+    ops = _by_method(_Narrow)
+    expected = {"in_0_1": 1, "in_1_2": 1, "below_0": 1, "scaled_by_fraction": 2, "times_above_one": 2}
+    assert {m: ops[m].arity for m in expected} == expected
+
+
+class _NotValues(sound.Value):
+    """Methods that compute from Values but return a plain number or a pair: no ops."""
+
+    def magnitude(self):
+        return abs(self.data)
+
+    def distance(self, other):
+        return abs(self.data - other.data)
+
+    def split(self):
+        return (self, -self.data)
+
+
+class _Unreadable:
+    """A class attribute that cannot be read from the class (dir() lists it all the same)."""
+
+    def __get__(self, obj, cls):
+        if obj is None:
+            raise AttributeError("read it from an instance")
+        return 1.0
+
+
+class _WithUnreadable(sound.Value):
+    lazy_scale = _Unreadable()
+
+
+def test_methods_that_return_no_value_are_no_ops_and_unreadable_attributes_are_skipped():
+    assert extra_ops(resolve_engine(_NotValues)) == ()
+    assert extra_ops(resolve_engine(_WithUnreadable)) == ()
+
+
+class _Overflows(sound.Value):
+    """sin, but inf beyond 1 (an overflow the engine lets through), and an unknown op that does the same."""
+
+    def sine(self):
+        out = self._with_partials(math.sin(self.data), (self,), (math.cos(self.data),))
+        return _with_number(out, math.inf) if self.data > 1 else out
+
+    def cubic(self):
+        out = self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+        return _with_number(out, math.inf) if self.data > 1 else out
+
+
+def test_where_an_op_gives_no_finite_number_it_is_neither_compared_nor_drawn():
+    ops = _by_method(_Overflows)
+    assert ops["sine"].known == "sin"  # identified from the points up to 0.7
+    cubic = ops["cubic"].spec
+    assert ops["cubic"].known is None
+    assert [cubic.domain([x], None) for x in (0.5, 0.9, 0.95, 1.5)] == [True, True, False, False]
+
+
+# ---------------------------------------------------------------------- one graph judged
+class _Unreadable_Output(sound.Value):
+    """cubic: x^3 - x, whose result holds no number when its operand is not a leaf."""
+
+    def cubic(self):
+        out = self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+        return _with_number(out, "no number") if self._prev else out
+
+
+class _GradientNoNumber(sound.Value):
+    """cubic, whose backward leaves its operand's gradient holding a string."""
+
+    def cubic(self):
+        out = self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+
+        def backward():
+            self.grad = "no number"
+
+        out._backward = backward
+        return out
+
+
+def test_an_output_or_a_gradient_that_is_no_number_is_a_crash_where_it_is_read():
+    eng = resolve_engine(_Unreadable_Output)
+    with registered_extras(eng, unknown=True):
+        graph = Graph((0.5, 0.25), (Node("add", (0, 1)), Node("cubic~?", (2,))))
+        ([crash], judged) = S._judge_unknown(eng, "self_consistency", "cubic~?")(graph)
+    assert (crash.kind, judged) == ("crash", True)
+    assert crash.summary == (
+        "forward of (x0 + x1).cubic() at x0 = 0.5, x1 = 0.25 raises "
+        "ValueError: could not convert string to float: 'no number'"
+    )
+    _, outcome = extra_op_outcomes(_GradientNoNumber, examples=2)
+    crash = next(f for f in outcome.findings if f.kind == "crash")
+    assert crash.summary.startswith("backward() of x0.cubic() at x0 = "), crash.summary
+    assert crash.summary.endswith(" raises TypeError: the gradient is 'no number', not a number")
+
+
+class _WrongCubic(sound.Value):
+    """cubic with its derivative doubled (unknown to the catalogue)."""
+
+    def cubic(self):
+        return self._with_partials(self.data**3 - self.data, (self,), (2 * (3 * self.data**2 - 1),))
+
+
+def test_a_wrong_gradient_of_an_unknown_op_says_both_step_scales_showed_order_1():
+    _, outcome = extra_op_outcomes(_WrongCubic, examples=2)
+    (wrong,) = outcome.findings
+    # the shortest graph: alone at 0.3, where the engine says 2 * (3 * 0.09 - 1)
+    prefix = "d/dx0 of x0.cubic() at x0 = 0.3: engine -1.46, central differences of its own forward "
+    assert wrong.summary.startswith(prefix), wrong.summary
+    assert "; the Taylor remainder shrinks like h, not h^2 (orders 1.00, " in wrong.summary
+    assert wrong.summary.endswith("), at two step scales 1000 apart")
+
+
+# ---------------------------------------------------------------------- what a check judges
+def _spy_judges(monkeypatch):
+    """Every graph each check's judge sees, with what it returned: (check, graph, findings, judged)."""
+    seen = []
+    for real in (S._judge_known, S._judge_unknown):
+
+        def wrapped(eng, check, op, real=real):
+            judge = real(eng, check, op)
+
+            def spy(graph):
+                findings, judged = judge(graph)
+                seen.append((check, graph, findings, judged))
+                return findings, judged
+
+            return spy
+
+        monkeypatch.setattr(S, real.__name__, wrapped)
+    return seen
+
+
+class _Ranged(sound.Value):
+    """cubic on [-2.55, 1] only: -2.5 has a value, but no room for a step below it; and 1.5, where
+    the table's ops are tried, is refused."""
+
+    def cubic(self):
+        _refuse("cubic", self.data, -2.55, 1.0)
+        return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+
+
+def test_an_op_is_judged_alone_at_each_identification_point_inside_its_domain_then_in_graphs(monkeypatch):
+    seen = _spy_judges(monkeypatch)
+    _, outcome = extra_op_outcomes(_Ranged, examples=10)
+    alone = [graph.leaves[0] for _, graph, _, _ in seen[:5]]
+    assert alone == [-1.3, -0.6, -0.2, 0.3, 0.7]  # -2.5 - 0.1 is refused, 1.1 is outside
+    assert all(len(graph.nodes) == 1 for _, graph, _, _ in seen[:5])
+    # then graphs of it (tried where it gave a value, not at 1.5, it is an op the strategies draw)
+    assert any(len(g.nodes) > 1 and "cubic~?" in {n.op for n in g.nodes} for _, g, _, _ in seen[5:])
+    # what the outcome counts is what its judge said, graph by graph
+    assert outcome.judged == sum(judged for *_, judged in seen) and outcome.judged > 5
+    assert outcome.inconclusive == sum(not judged for *_, judged in seen)
+
+
+def test_an_exact_engines_rational_op_is_searched_on_floats_and_fractions_in_small_graphs(monkeypatch):
+    seen = _spy_judges(monkeypatch)
+    sizes, graphs = [], S.gs.graphs
+
+    def sized(*args, **kwargs):
+        sizes.append(kwargs.get("max_nodes"))
+        return graphs(*args, **kwargs)
+
+    monkeypatch.setattr(S.gs, "graphs", sized)
+    extra_op_outcomes(extra_exact_abs.Value, examples=10)
+    assert sizes == [S.MAX_NODES, S.MAX_NODES]
+    drawn = [graph for _, graph, _, _ in seen[len(XS) - 1 :]]  # after the lone graphs (none at the kink)
+    assert any(all(isinstance(x, Fraction) for x in g.leaves) for g in drawn)
+    assert any(len(g.nodes) > 1 and all(type(x) is float for x in g.leaves) for g in drawn)
+    seen.clear()
+    extra_op_outcomes(_WrongCubic, examples=10)  # an op not closed over the rationals: floats only
+    assert all(type(x) is float for _, g, _, _ in seen for x in g.leaves)
+
+
+class _TwoWrong(_WrongCubic):
+    def bump(self):  # x exp(-x^2), its derivative halved
+        x, e = self.data, math.exp(-self.data * self.data)
+        return self._with_partials(x * e, (self,), ((1 - 2 * x * x) * e / 2,))
+
+
+def test_each_wrong_op_is_reported_though_both_are_checked_by_one_check():
+    _, outcome = extra_op_outcomes(_TwoWrong, examples=5)
+    assert sorted((f.kind, f.op) for f in outcome.findings) == [
+        ("wrong_gradient", "bump~?"), ("wrong_gradient", "cubic~?"),
+    ]  # fmt: skip
+
+
+class _WrongOnce(sound.Value):
+    """cubic, whose 12th backward pass (the search's third graph) gets a doubled derivative."""
+
+    calls = 0
+
+    def cubic(self):
+        x = self.data
+        out = self._with_partials(x**3 - x, (self,), ())
+
+        def backward():
+            type(self).calls += 1
+            self.grad += (3 * x * x - 1) * (2 if type(self).calls == 12 else 1) * out.grad
+
+        out._backward = backward
+        return out
+
+
+class _Nowhere(sound.Value):
+    """cubic at identify's points exactly and nowhere else: no room for a step, nothing to draw."""
+
+    def cubic(self):
+        if self.data not in XS:
+            raise ValueError(f"cubic: {self.data} is not one of the points")
+        return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+
+
+def test_a_defect_the_search_cannot_reproduce_is_kept_and_an_op_it_cannot_draw_is_not_applicable():
+    _WrongOnce.calls = 0
+    _, outcome = extra_op_outcomes(_WrongOnce, examples=10)
+    assert _WrongOnce.calls > 12  # the failing graph was run again, and passed (hypothesis: Flaky)
+    assert [(f.kind, f.op) for f in outcome.findings] == [("wrong_gradient", "cubic~?")]
+    # every graph of the op is filtered out (hypothesis: Unsatisfiable): nothing judged, no error
+    _, nowhere = extra_op_outcomes(_Nowhere, examples=5)
+    assert (nowhere.status, nowhere.judged, nowhere.inconclusive, nowhere.findings) == (
+        "not_applicable", 0, 0, [],
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------- the two outcomes
+def test_the_outcomes_list_every_extra_op_and_count_the_identified_and_the_rest():
+    known, unknown = extra_op_outcomes(extra_fixture.Value, examples=2)
+    listed = (
+        "ops beyond the table: v.bump() (not identified: checked by self-consistency), "
+        "v.hypot(w) (not identified: checked by self-consistency), v.ln() (log), v.lrelu() (leaky_relu), "
+        "v.reLU() (relu), v.sigmod() (sigmoid), v.sin() (sin), v.softsign() (softsign), abs(v) (abs), "
+        "+v (pos)"
+    )
+    assert [(f.kind, f.check, f.summary) for f in known.findings] == [("convention", "extra_ops", listed)]
+    assert known.reason == "8 extra ops identified by their values, checked as the catalogue's"
+    assert unknown.reason == "2 extra ops nothing identifies: backward vs their own forward"
+    # a method that is no op is a fact of the same check; an engine with no extra op has no fact
+    labelled, _ = extra_op_outcomes(extra_labelled.Value, examples=2)
+    assert {f.check for f in labelled.findings} == {"extra_ops"} and len(labelled.findings) == 3
+    assert [o.findings for o in extra_op_outcomes(sound.Value, examples=2)] == [[], []]
+
+
+def test_every_search_gets_the_budget_and_seed_asked_for_and_40_graphs_by_default(monkeypatch):
+    asked = []
+    monkeypatch.setattr(
+        S, "_search", lambda _tally, _strategy, _judge, examples, seed: asked.append((examples, seed))
+    )
+    extra_op_outcomes(extra_fixture.Value, examples=3, seed=7)
+    # one search for each of the 10 extra ops, a second for the 3 rational ones (abs, +v, reLU: the
+    # fixture keeps Fractions exact)
+    assert len(asked) == 13 and set(asked) == {(3, 7)}
+    asked.clear()
+    extra_op_outcomes(extra_fixture.Value)
+    assert set(asked) == {(40, 0)}
