@@ -15,7 +15,7 @@ import pytest
 import autograd.testing.selfcheck as S
 from autograd.testing import Graph, Node, resolve_engine
 from autograd.testing.identify import AGREE_RTOL, extra_ops, identify, registered_extras
-from autograd.testing.selfcheck import extra_op_outcomes
+from autograd.testing.selfcheck import extra_op_outcomes, taylor_order
 from tests.engines import extra_exact_abs, extra_labelled, sound
 from tests.engines import extra_ops as extra_fixture
 
@@ -166,7 +166,57 @@ class _GradientNoNumber(sound.Value):
         return out
 
 
-def test_an_output_or_a_gradient_that_is_no_number_is_a_crash_where_it_is_read():
+class _NoFloat:
+    def __float__(self):
+        raise ArithmeticError("this gradient has no float")
+
+
+class _GradientRaisesAsFloat(_GradientNoNumber):
+    """cubic, whose backward leaves a gradient that raises when made a float."""
+
+    def cubic(self):
+        out = super().cubic()
+        out._backward = lambda: setattr(self, "grad", _NoFloat())
+        return out
+
+
+class _GradientUnreadable(sound.Value):
+    """cubic, after whose backward its operand's gradient cannot be read at all."""
+
+    poisoned = False
+
+    @property
+    def grad(self):
+        if self.poisoned:
+            raise RuntimeError("grad: poisoned by cubic")
+        return self._grad
+
+    @grad.setter
+    def grad(self, g):
+        self._grad = g
+
+    def cubic(self):
+        out = self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+        out._backward = lambda: setattr(self, "poisoned", True)
+        return out
+
+
+@pytest.mark.parametrize(
+    ("engine", "error"),
+    [
+        (_GradientNoNumber, "TypeError: the gradient is 'no number', not a number"),
+        (_GradientRaisesAsFloat, "ArithmeticError: this gradient has no float"),
+        (_GradientUnreadable, "RuntimeError: grad: poisoned by cubic"),
+    ],
+)
+def test_a_gradient_that_cannot_be_read_as_a_number_is_a_crash_of_the_backward_pass(engine, error):
+    _, outcome = extra_op_outcomes(engine, examples=2)
+    crash = next(f for f in outcome.findings if f.kind == "crash")
+    assert crash.summary.startswith("backward() of x0.cubic() at x0 = "), crash.summary
+    assert crash.summary.endswith(f" raises {error}")
+
+
+def test_an_output_that_is_no_number_is_a_crash_of_the_forward():
     eng = resolve_engine(_Unreadable_Output)
     with registered_extras(eng, unknown=True):
         graph = Graph((0.5, 0.25), (Node("add", (0, 1)), Node("cubic~?", (2,))))
@@ -176,10 +226,6 @@ def test_an_output_or_a_gradient_that_is_no_number_is_a_crash_where_it_is_read()
         "forward of (x0 + x1).cubic() at x0 = 0.5, x1 = 0.25 raises "
         "ValueError: could not convert string to float: 'no number'"
     )
-    _, outcome = extra_op_outcomes(_GradientNoNumber, examples=2)
-    crash = next(f for f in outcome.findings if f.kind == "crash")
-    assert crash.summary.startswith("backward() of x0.cubic() at x0 = "), crash.summary
-    assert crash.summary.endswith(" raises TypeError: the gradient is 'no number', not a number")
 
 
 class _WrongCubic(sound.Value):
@@ -236,6 +282,7 @@ def test_an_op_is_judged_alone_at_each_identification_point_inside_its_domain_th
     assert all(len(graph.nodes) == 1 for _, graph, _, _ in seen[:5])
     # then graphs of it (tried where it gave a value, not at 1.5, it is an op the strategies draw)
     assert any(len(g.nodes) > 1 and "cubic~?" in {n.op for n in g.nodes} for _, g, _, _ in seen[5:])
+    assert all(len(n.args) == 1 for _, g, _, _ in seen for n in g.nodes if n.op == "cubic~?")  # unary
     # what the outcome counts is what its judge said, graph by graph
     assert outcome.judged == sum(judged for *_, judged in seen) and outcome.judged > 5
     assert outcome.inconclusive == sum(not judged for *_, judged in seen)
@@ -291,10 +338,11 @@ class _WrongOnce(sound.Value):
 
 
 class _Nowhere(sound.Value):
-    """cubic at identify's points exactly and nowhere else: no room for a step, nothing to draw."""
+    """cubic at identify's points (and where its arity is tried) exactly, and nowhere else: no room
+    for a step, nothing to draw."""
 
     def cubic(self):
-        if self.data not in XS:
+        if self.data not in (*XS, 0.5, 1.5, -0.5):
             raise ValueError(f"cubic: {self.data} is not one of the points")
         return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
 
@@ -305,6 +353,7 @@ def test_a_defect_the_search_cannot_reproduce_is_kept_and_an_op_it_cannot_draw_i
     assert _WrongOnce.calls > 12  # the failing graph was run again, and passed (hypothesis: Flaky)
     assert [(f.kind, f.op) for f in outcome.findings] == [("wrong_gradient", "cubic~?")]
     # every graph of the op is filtered out (hypothesis: Unsatisfiable): nothing judged, no error
+    assert [e.method for e in extra_ops(resolve_engine(_Nowhere))] == ["cubic"]
     _, nowhere = extra_op_outcomes(_Nowhere, examples=5)
     assert (nowhere.status, nowhere.judged, nowhere.inconclusive, nowhere.findings) == (
         "not_applicable", 0, 0, [],
@@ -341,3 +390,53 @@ def test_every_search_gets_the_budget_and_seed_asked_for_and_40_graphs_by_defaul
     asked.clear()
     extra_op_outcomes(extra_fixture.Value)
     assert set(asked) == {(40, 0)}
+
+
+# ---------------------------------------------------------------------- the order test's thresholds
+def _order_test(remainders, f0=0.0):
+    """taylor_order with g = 0 and h = 1, 1/2, ..., 1/16 on a forward whose remainders there are
+    ``remainders`` exactly (around f0 = 1 each is a multiple of 2**-53 below 1: 1 - v is exact)."""
+    at = {2.0**-k: (f0 - v if f0 else v) for k, v in enumerate(remainders)}
+    verdict = taylor_order(lambda t: f0 if t == 0 else at[t], 0.0, 1.0)
+    assert verdict.remainders == list(remainders)  # the forward is what the test says it is
+    return verdict
+
+
+NOISE = 2.0**-46  # 64 ulps of 1 (2**-52 each): the rounding level of a forward of size 1
+
+
+def test_remainders_up_to_the_rounding_level_are_right_with_no_order():
+    assert _order_test([NOISE, 0, 0, 0, 0], f0=1.0).orders == []  # at the noise: no order needed
+    beyond = _order_test([NOISE + 2.0**-52, 0, 0, 0, 0], f0=1.0)  # an ulp more: orders, then right
+    assert beyond.verdict == "right" and len(beyond.orders) == 4
+
+
+def test_order_1_is_wrong_only_with_every_remainder_above_100_times_the_rounding_level():
+    above = [100.5 * NOISE * 2.0 ** (4 - k) for k in range(5)]  # order 1, the least 100.5 x noise
+    assert _order_test(above, f0=1.0).verdict == "wrong"
+    at_100 = [100 * NOISE * 2.0 ** (4 - k) for k in range(5)]
+    assert _order_test(at_100, f0=1.0).verdict == "unclear"
+
+
+def test_order_1_means_within_a_quarter_of_1_and_order_2_above_1_6():
+    quarter_off = [8 * 2.0**1.25, 8.0, 4.0, 2.0, 1.0]  # orders 1.25, 1, 1, 1
+    assert math.log2(quarter_off[0] / 8) == 1.25
+    assert _order_test(quarter_off).verdict == "unclear"
+    at_1_6 = [16 * 2.0**1.6, 16.0, 4.0, 1.0, 0.25]  # orders 1.6, 2, 2, 2
+    assert math.log2(at_1_6[0] / 16) == 1.6
+    assert _order_test(at_1_6).verdict == "unclear"
+    assert _order_test([16 * 2.0**1.7, 16.0, 4.0, 1.0, 0.25]).verdict == "right"
+
+
+def test_an_order_below_2_is_no_doubt_where_the_remainder_is_at_most_100_times_the_rounding_level():
+    small = [2.0**-2, 2.0**-4, 2.0**-6, 200 * NOISE, 100 * NOISE]  # the last order 1, at 100 x noise
+    assert _order_test(small, f0=1.0).verdict == "right"
+    beyond = [2.0**-2, 2.0**-4, 2.0**-6, 201 * NOISE, 100.5 * NOISE]
+    assert _order_test(beyond, f0=1.0).verdict == "unclear"
+
+
+def test_a_remainder_of_exactly_0_gives_no_order_on_either_side():
+    verdict = _order_test([1.0, 0.0, 1 / 16, 1 / 64, 1 / 256])
+    assert verdict.verdict == "unclear"
+    assert [math.isnan(o) for o in verdict.orders] == [True, True, False, False]
+    assert verdict.orders[2:] == [2, 2]
