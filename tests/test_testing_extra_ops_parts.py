@@ -144,6 +144,28 @@ def test_where_an_op_gives_no_finite_number_it_is_neither_compared_nor_drawn():
     assert [cubic.domain([x], None) for x in (0.5, 0.9, 0.95, 1.5)] == [True, True, False, False]
 
 
+class _Clipped(sound.Value):
+    """sin refused beyond 1 (identified as sin from -0.6, -0.2, 0.3, 0.7), and an unknown op that
+    takes its second operand only below 1: neither takes 1.5, where the table's ops are tried."""
+
+    def sine(self):
+        _refuse("sine", self.data, -1.0, 1.0)
+        return self._with_partials(math.sin(self.data), (self,), (math.cos(self.data),))
+
+    def damp(self, other):
+        _refuse("damp", other.data, -1.0, 1.0)
+        return self._with_partials(self.data * (1 - other.data**2), (self, other), (1 - other.data**2, 0.0))
+
+
+def test_an_extra_op_is_supported_where_it_gave_a_value_not_at_the_tables_point():
+    eng = resolve_engine(_Clipped)
+    with registered_extras(eng, unknown=True) as extras:
+        ops = {e.method: e for e in extras}
+        assert (ops["sine"].known, ops["sine"].spec.probe) == ("sin", (-0.6,))
+        assert (ops["damp"].known, ops["damp"].spec.probe) == (None, (1.9, -0.4))
+        assert eng.supports("sine~sin") and eng.supports("damp~?")
+
+
 # ---------------------------------------------------------------------- one graph judged
 class _Unreadable_Output(sound.Value):
     """cubic: x^3 - x, whose result holds no number when its operand is not a leaf."""
