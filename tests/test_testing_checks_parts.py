@@ -1,0 +1,246 @@
+"""The properties of autograd/testing/checks.py and verify.py's results, one at a time, in process.
+
+Each check is called directly with a fixture engine (a subclass of ``tests.engines.sound.Value``
+whose docstring says what it plants, or a planted engine of tests/engines/) and a graph written
+by hand: a check must judge the engine it is given (not ours), fail what it exists to fail, pass
+what is only a different way of being right, and name the engine in its message.
+"""
+
+from __future__ import annotations
+
+import math
+import unittest
+from fractions import Fraction
+
+import pytest
+from hypothesis import Phase
+
+import autograd.testing.checks as C
+from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing.findings import Finding, outcome
+from autograd.testing.oracles import GradientMismatch
+from autograd.testing.verify import CheckResult, Conventions, _default_checks, _listed, _result
+from tests.engines import planted_exact, sound, wrong_rule
+
+# x0 * exp(x1) + x0: one use of exp, a leaf used twice
+EXP_GRAPH = Graph((0.5, 0.25), (Node("exp", (1,)), Node("mul", (0, 2)), Node("add", (3, 0))))
+# x0 * x1 * x0 on Fractions: mul only
+MUL_GRAPH = Graph((Fraction(1, 3), Fraction(2, 5)), (Node("mul", (0, 1)), Node("mul", (2, 0))))
+
+
+class _ExpFlat(sound.Value):
+    """exp's value 1e-9 too large (relatively): a forward defect, its gradient right."""
+
+    def exp(self):
+        e = math.exp(self.data)
+        return self._with_partials(e * (1 + 1e-9), (self,), (e,))
+
+
+class _MulPlusOne(sound.Value):
+    """x * y computed as x * y + 1 (exactly, on Fractions); its partials right."""
+
+    def __mul__(self, other):
+        other = self._lift(other)
+        return self._with_partials(self.data * other.data + 1, (self, other), (other.data, self.data))
+
+
+# ---------------------------------------------------------------------- each check judges its engine
+def test_the_gradient_checks_judge_the_engine_they_are_given():
+    for check in (C.check_symbolic, C.check_fd, C.check_mlp):
+        check(None, EXP_GRAPH)  # ours is right
+        with pytest.raises(GradientMismatch):
+            check(wrong_rule.Value, EXP_GRAPH)
+    C.check_exact(None, MUL_GRAPH)
+    with pytest.raises(GradientMismatch):
+        C.check_exact(planted_exact.Value, MUL_GRAPH)
+
+
+def test_the_forward_check_compares_exactly_on_fractions_and_within_the_bound_on_floats():
+    C.check_forward(None, MUL_GRAPH)
+    C.check_forward(None, EXP_GRAPH)
+    with pytest.raises(AssertionError) as exact:
+        C.check_forward(_MulPlusOne, MUL_GRAPH)
+    # x0 * x1 + 1 = 17/15, then * x0 + 1 = 62/45; sympy: 2/45
+    assert str(exact.value).startswith("forward: engine computes Fraction(62, 45), sympy 2/45 for ")
+    assert resolve_engine(_MulPlusOne).import_line() in str(exact.value)
+    with pytest.raises(AssertionError) as floats:
+        C.check_forward(_ExpFlat, EXP_GRAPH)
+    message = str(floats.value)
+    assert message.startswith("forward: engine computes ") and ", sympy/mpmath " in message
+    assert " > tolerance " in message and resolve_engine(_ExpFlat).import_line() in message
+    error = float(message.split(", error ")[1].split(" ")[0])
+    assert math.isclose(error, 0.5 * math.exp(0.25) * 1e-9, rel_tol=1e-2)  # x0 e^x1 off by 1e-9 of it
+
+
+class _SecondPassReplaces(sound.Value):
+    """A second backward() replaces leaf gradients instead of adding to them."""
+
+    def backward(self):
+        for node in self._topological_order():
+            if not node._prev:
+                node.grad = 0
+        super().backward()
+
+
+def test_backward_twice_fails_an_engine_whose_second_pass_does_not_double_its_leaf_gradients():
+    C.check_backward_twice(None, EXP_GRAPH)
+    C.check_backward_twice(wrong_rule.Value, EXP_GRAPH)  # a wrong rule, twice, is still doubled
+    with pytest.raises(AssertionError) as failed:
+        C.check_backward_twice(_SecondPassReplaces, EXP_GRAPH)
+    message = str(failed.value)
+    assert message.startswith("backward twice: leaf x0 has grad ")
+    assert resolve_engine(_SecondPassReplaces).import_line() in message
+
+
+def _pair():
+    f = Graph((0.5, 0.25), (Node("exp", (1,)), Node("mul", (0, 2))))  # x0 * exp(x1)
+    g = Graph((0.5, 0.25), (Node("exp", (0,)),))  # exp(x0)
+    return (f, g, 0.75, -1.5)
+
+
+def test_linearity_and_build_order_judge_only_what_they_check_not_the_rules():
+    # a wrong rule, applied the same way in every graph, is linear and independent of build order
+    C.check_linearity(wrong_rule.Value, _pair())
+    C.check_build_order(wrong_rule.Value, (EXP_GRAPH, (1, 0, 2, 3, 4)))
+
+
+class _CombinationSkewed(sound.Value):
+    """A float engine whose gradients of a sum with a Value coefficient are off by 1e-9 (relative):
+    d(a*f + b*g) is not a*df + b*dg, by far more than rounding."""
+
+    def __add__(self, other):
+        other = self._lift(other)
+        skew = 1 + 1e-9 if len(self._prev) == 2 and len(other._prev) == 2 else 1
+        return self._with_partials(self.data + other.data, (self, other), (skew, skew))
+
+
+def test_linearity_fails_a_combination_off_by_more_than_rounding_and_names_its_tolerance():
+    C.check_linearity(None, _pair())
+    with pytest.raises(AssertionError) as failed:
+        C.check_linearity(_CombinationSkewed, _pair())
+    message = str(failed.value)
+    assert message.startswith("linearity: d(0.75*f + -1.5*g)/dx0 = ") and " (tolerance " in message
+    assert message.count(resolve_engine(_CombinationSkewed).import_line()) == 2  # f and g
+
+
+def test_the_linearity_tolerance_is_each_gradients_bound_plus_the_combinations_rounding():
+    f, g, a, b = example = _pair()
+    combined = C.linear_combination_graphs(example)[2]
+    tf, tg, tc = (C._leaf_tolerances(x)[0] for x in (f, g, combined))
+    gf, gg = 0.25, -0.5  # any two gradients: the rounding term is 4 eps (|a gf| + |b gg|)
+    want = abs(a) * tf + abs(b) * tg + tc + 4 * C.working_precision()[0] * (abs(a * gf) + abs(b * gg))
+    assert math.isclose(C._linearity_tolerance(example, 0, gf, gg), want, rel_tol=1e-12)
+
+
+def test_the_combined_graph_is_a_times_f_plus_b_times_g_on_the_same_leaves():
+    _, _, a, b = example = _pair()
+    combined = C.linear_combination_graphs(example)[2]
+    assert combined.leaves == (0.5, 0.25, 0.75, -1.5)
+    assert combined.nodes == (
+        Node("exp", (1,)), Node("mul", (0, 4)),  # f, its slots moved up by the two coefficients
+        Node("exp", (0,)),  # g
+        Node("mul", (2, 5)), Node("mul", (3, 6)), Node("add", (7, 8)),  # a * f + b * g
+    )  # fmt: skip
+    # an output that is a leaf stays that leaf
+    leaf_f = Graph((0.5, 0.25), (Node("exp", (1,)),), output=0)
+    leaf_g = Graph((0.5, 0.25), (Node("exp", (0,)),), output=1)
+    nodes = C.linear_combination_graphs((leaf_f, leaf_g, a, b))[2].nodes
+    assert nodes[-3:] == (Node("mul", (2, 0)), Node("mul", (3, 1)), Node("add", (6, 7)))
+
+
+class _ExactOffBy2To60(sound.Value):
+    """An exact engine whose x * y sends back partials 1 + 2**-60 times too large (a float rounds
+    that to the right partial: only equality sees it)."""
+
+    def __mul__(self, other):
+        other = self._lift(other)
+        slip = 1 + Fraction(1, 2**60)
+        return self._with_partials(
+            self.data * other.data, (self, other), (other.data * slip, self.data * slip)
+        )
+
+
+def test_exact_numbers_are_judged_by_equality_not_by_a_tolerance():
+    w, x = Fraction(3, 2), Fraction(2, 3)
+    C.check_chain_sweep(None, (w, x, 3))
+    with pytest.raises(AssertionError, match=r"^chain sweep n=3: dy/dx = Fraction\("):
+        C.check_chain_sweep(_ExactOffBy2To60, (w, x, 3))
+    f = Graph((w, x), (Node("mul", (0, 1)),))
+    with pytest.raises(AssertionError, match=r"^linearity: "):
+        C.check_linearity(_ExactOffBy2To60, (f, f, Fraction(1, 2), Fraction(1, 3)))
+
+
+class _ChainDwScaled(sound.Value):
+    """x * y whose partial for its FIRST operand is 1e-9 too large: in the chain w * (w * x), dy/dw
+    is off, dy/dx is right."""
+
+    def __mul__(self, other):
+        other = self._lift(other)
+        return self._with_partials(
+            self.data * other.data, (self, other), (other.data * (1 + 1e-9), self.data)
+        )
+
+
+def test_the_chain_sweep_judges_each_leaf_by_its_own_tolerance():
+    w, x = 1.5, 0.75
+    C.check_chain_sweep(None, (w, x, 4))
+    with pytest.raises(AssertionError, match=r"^chain sweep n=4: dy/dw = "):
+        C.check_chain_sweep(_ChainDwScaled, (w, x, 4))
+
+
+# ---------------------------------------------------------------------- the stateful run, verify's results
+def test_run_stateful_runs_the_machine_with_the_settings_and_convention_asked_for(monkeypatch):
+    machines, made = [], C.stateful_machine
+
+    def spy(engine, convention):
+        machines.append((made(engine, convention), convention))
+        return machines[-1][0]
+
+    monkeypatch.setattr(C, "stateful_machine", spy)
+    C.run_stateful(None, max_examples=7)
+    ((machine, convention),) = machines
+    assert convention == C.OUR_CONVENTION and machine.runs == 7
+    reset = C.BackwardConvention(leaves="reset")
+    with pytest.raises(unittest.SkipTest, match="no test cases"):  # the explicit phase only: no run
+        C.run_stateful(None, max_examples=3, convention=reset, phases=[Phase.explicit])
+    assert machines[1][1] == reset and machines[1][0].runs == 0
+
+
+def test_an_engine_crash_keeps_the_script_that_reproduces_it():
+    crash = C.EngineCrash("ZeroDivisionError: division by zero", "v0 = Value(0)\nv1 = 1 / v0")
+    assert (str(crash), crash.reproducer) == (
+        "ZeroDivisionError: division by zero",
+        "v0 = Value(0)\nv1 = 1 / v0",
+    )
+
+
+def test_a_check_result_prints_its_message_only_when_it_failed():
+    assert str(CheckResult("exact", True, "40 graphs judged")) == "exact: passed"
+    assert str(CheckResult("exact", False, "wrong_gradient: ...")) == "exact: FAILED\nwrong_gradient: ..."
+
+
+def test_verify_leaves_out_the_checks_of_capabilities_not_declared_and_lists_a_not_judged_checks_facts():
+    every = _default_checks(Conventions())
+    assert "exact" in every and "second_order" in every
+    assert _default_checks(Conventions(exact=False, higher_order=False)) == [
+        n for n in every if n not in ("exact", "second_order")
+    ]
+    facts = [
+        Finding("convention", "exact", "data become floats"),
+        Finding("inconclusive", "exact", "no oracle"),
+    ]
+    assert _listed(facts) == "\nconvention: data become floats\ninconclusive: no oracle"
+    result = _result("exact", outcome("exact", facts, judged=0, unit="graphs", reason="nothing rational"))
+    assert (result.passed, result.message) == (
+        False, "not judged: nothing rational\nconvention: data become floats\ninconclusive: no oracle",
+    )  # fmt: skip
+
+
+def test_a_convention_reproducer_uses_the_arithmetic_asked_for():
+    ours = C.OUR_CONVENTION
+    assert "Fraction(2)" in C.convention_reproducer(None, ours)  # ours keeps Fractions exact
+    floats = C.convention_reproducer(None, ours, exact=False)
+    assert "float(2)" in floats and "Fraction(2)" not in floats
+    assert "Fraction(2)" in C.convention_reproducer(resolve_engine(None), ours, exact=True)
+    assert C.convention_gradients(ours, exact=False)[0][0] == "12.0"  # dy/dx = 2 x c, after one pass
+    assert C.convention_gradients(ours, exact=True)[0][0] == "12"
