@@ -244,3 +244,79 @@ def test_a_convention_reproducer_uses_the_arithmetic_asked_for():
     assert "Fraction(2)" in C.convention_reproducer(resolve_engine(None), ours, exact=True)
     assert C.convention_gradients(ours, exact=False)[0][0] == "12.0"  # dy/dx = 2 x c, after one pass
     assert C.convention_gradients(ours, exact=True)[0][0] == "12"
+
+
+def test_a_difference_exactly_at_the_tolerance_agrees_and_exact_numbers_need_equality():
+    assert C._agrees(1.0, 1.5, lambda: 0.5) and not C._agrees(1.0, 1.5, lambda: 0.4999)
+    assert not C._agrees(Fraction(1, 3), Fraction(1, 3) + Fraction(1, 2**80), lambda: 1.0)
+    assert C._agrees(Fraction(1, 3), 1 / 3, lambda: 1e-15)  # a float on either side: the tolerance
+
+
+class _FloatOffIntegers(sound.Value):
+    """x ** c whose gradient is a float unless x is an integer (the engine rounds what it must)."""
+
+    def __pow__(self, c):
+        x = self.data
+        partial = c * x ** (c - 1)
+        return self._with_partials(
+            x**c, (self,), (partial if Fraction(x).denominator == 1 else float(partial),)
+        )
+
+
+def test_exact_gradients_are_probed_at_points_that_are_not_integers():
+    eng = resolve_engine(_FloatOffIntegers)
+    assert not C._exact_gradients(eng, "powc", 2)
+    assert C._exact_gradients(eng, "mul", None) and C._exact_gradients(resolve_engine(None), "powc", 2)
+
+
+# ---------------------------------------------------------------------- verify_engine's wiring
+def _verify_asks(monkeypatch, **kwargs):
+    """What verify_engine asks run_checks for (the checks answer with nothing judged)."""
+    import autograd.testing.verify as V
+
+    asked = {}
+
+    def run_checks(names, eng, **how):
+        asked.update(names=list(names), **how)
+        return {n: outcome(n, [], judged=1, unit="graphs", reason="stub") for n in names}
+
+    monkeypatch.setattr(V, "run_checks", run_checks)
+    results = V.verify_engine(None, **kwargs)
+    return asked, results
+
+
+def test_verify_asks_for_30_examples_seed_0_no_shrinking_and_a_verdict_per_check_by_default(monkeypatch):
+    from autograd.testing.audit import SearchMode
+    from autograd.testing.verify import CHECKS
+
+    asked, results = _verify_asks(monkeypatch)
+    assert asked == {
+        "names": list(CHECKS), "examples": 30, "seed": 0, "convention": C.OUR_CONVENTION,
+        "mode": SearchMode(shrink=False, first_defect=True),
+    }  # fmt: skip
+    assert [(r.name, r.passed) for r in results.values()] == [(n, True) for n in CHECKS]
+    reset = C.BackwardConvention(leaves="reset")
+    declared = Conventions(backward=reset, exact=False)
+    asked, _ = _verify_asks(monkeypatch, seed=5, shrink=True, max_examples=4, conventions=declared)
+    assert (asked["seed"], asked["examples"], asked["convention"]) == (5, 4, reset)
+    assert asked["mode"] == SearchMode(shrink=True, first_defect=True) and "exact" not in asked["names"]
+    _, renamed = _verify_asks(monkeypatch, checks=["fd"])
+    assert renamed["fd"].name == "fd"
+
+
+def test_a_result_names_its_check_and_is_a_failure_unless_it_judged_without_defect():
+    wrong = [Finding("wrong_gradient", "exact", f"d/dx{i} wrong", "mul") for i in (0, 1)]
+    failed = _result("exact", outcome("exact", wrong, judged=3, unit="graphs", reason="r"))
+    assert (failed.name, failed.passed) == ("exact", False)
+    assert failed.message == (
+        "wrong_gradient (mul): d/dx0 wrong\n\nwrong_gradient (mul): d/dx1 wrong\n\n"
+        "3 graphs judged, 0 inconclusive (r)"
+    )
+    nothing = _result("exact", outcome("exact", [], judged=0, unit="graphs", reason="r"))
+    assert (nothing.name, nothing.passed) == ("exact", False)
+    judged = _result("exact", outcome("exact", [], judged=2, unit="graphs", reason="r"))
+    assert (judged.name, judged.passed, judged.message) == (
+        "exact",
+        True,
+        "2 graphs judged, 0 inconclusive (r)",
+    )
