@@ -12,6 +12,7 @@ import math
 import unittest
 from fractions import Fraction
 
+import mpmath
 import pytest
 from hypothesis import Phase
 
@@ -320,3 +321,91 @@ def test_a_result_names_its_check_and_is_a_failure_unless_it_judged_without_defe
         True,
         "2 graphs judged, 0 inconclusive (r)",
     )
+
+
+# ---------------------------------------------------------------------- bounds, and what a message shows
+class _Bound(mpmath.mpf):
+    """A bound held exactly (an mpmath number) that a message can print as a float does."""
+
+    def __format__(self, spec):
+        return format(float(self), spec)
+
+
+def test_a_forward_error_exactly_at_its_bound_passes(monkeypatch):
+    want, _ = EXP_GRAPH.mp_value_and_gradient()
+    eng = resolve_engine(_ExpFlat)
+    error = _Bound(abs(want - eng.data(EXP_GRAPH.build(eng)[EXP_GRAPH.out])))
+    monkeypatch.setattr(C, "symbolic_tolerances", lambda graph: ([], error))  # the bound, to the bit
+    C.check_forward(_ExpFlat, EXP_GRAPH)
+    monkeypatch.setattr(C, "symbolic_tolerances", lambda graph: ([], _Bound(error * (1 - 2.0**-40))))
+    with pytest.raises(AssertionError, match=r"^forward: "):
+        C.check_forward(_ExpFlat, EXP_GRAPH)
+
+
+def test_an_interior_gradient_that_changes_on_a_second_pass_is_shown_with_the_engines_program():
+    from tests.engines import interior_accumulates
+
+    with pytest.raises(AssertionError) as failed:
+        C.check_backward_twice(interior_accumulates.Value, EXP_GRAPH)
+    message = str(failed.value)
+    assert (
+        message.startswith("backward twice: ")
+        and resolve_engine(interior_accumulates.Value).import_line() in message
+    )
+
+
+def test_an_exact_linearity_failure_shows_no_tolerance():
+    w, x = Fraction(3, 2), Fraction(2, 3)
+    f = Graph((w, x), (Node("mul", (0, 1)),))
+    with pytest.raises(AssertionError) as failed:
+        C.check_linearity(_ExactOffBy2To60, (f, f, Fraction(1, 2), Fraction(1, 3)))
+    first = str(failed.value).splitlines()[0]
+    assert first.startswith("linearity: d(1/2*f + 1/3*g)/dx0 = Fraction(") and first.endswith(")")
+    assert "tolerance" not in first and ", but 1/2*df/dx0 + 1/3*dg/dx0 = Fraction(" in first
+
+
+def test_an_output_that_is_the_first_node_moves_up_by_the_two_coefficients():
+    f = Graph((0.5, 0.25), (Node("exp", (1,)),))  # its output: slot 2, the first node
+    g = Graph((0.5, 0.25), (Node("exp", (0,)),))
+    nodes = C.linear_combination_graphs((f, g, 2.0, 3.0))[2].nodes
+    assert nodes == (
+        Node("exp", (1,)), Node("exp", (0,)), Node("mul", (2, 4)), Node("mul", (3, 5)), Node("add", (6, 7)),
+    )  # fmt: skip
+
+
+def test_a_float_build_order_failure_compares_gradients_not_only_values():
+    from tests.engines import planted_build_order
+
+    # exp(x0) * x1, x1 made after exp(x0): the tape skips exp, so x0's gradient is wrong, values right
+    graph = Graph((0.5, 0.25), (Node("exp", (0,)), Node("mul", (2, 1))))
+    with pytest.raises(AssertionError) as failed:
+        C.check_build_order(planted_build_order.Value, (graph, (0, 2, 1, 3)))
+    message = str(failed.value)
+    assert message.startswith("build order: x0 is (data, grad) = ")
+    assert resolve_engine(planted_build_order.Value).import_line() in message
+
+
+def test_each_leaf_of_the_chain_sweep_is_judged_by_its_own_tolerance(monkeypatch):
+    monkeypatch.setattr(C, "_leaf_tolerances", lambda graph: [0.0, 1.0])  # w: none; x: plenty
+    with pytest.raises(AssertionError, match=r"^chain sweep n=4: dy/dw = "):
+        C.check_chain_sweep(_ChainDwScaled, (1.5, 0.75, 4))
+
+
+class _FloatUnlessSecondIsInteger(sound.Value):
+    """x * y whose partial for x (that is y) is a float unless y is an integer."""
+
+    def __mul__(self, other):
+        other = self._lift(other)
+        y = other.data
+        shown = y if Fraction(y).denominator == 1 else float(y)
+        return self._with_partials(self.data * y, (self, other), (shown, self.data))
+
+
+class _PowRaises(sound.Value):
+    def __pow__(self, c):
+        raise ArithmeticError("powers are not supported")
+
+
+def test_exact_gradients_are_probed_with_both_operands_off_the_integers_and_a_refusal_is_no_exactness():
+    assert not C._exact_gradients(resolve_engine(_FloatUnlessSecondIsInteger), "mul", None)
+    assert not C._exact_gradients(resolve_engine(_PowRaises), "powc", 2)
