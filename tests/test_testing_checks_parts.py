@@ -409,3 +409,17 @@ class _PowRaises(sound.Value):
 def test_exact_gradients_are_probed_with_both_operands_off_the_integers_and_a_refusal_is_no_exactness():
     assert not C._exact_gradients(resolve_engine(_FloatUnlessSecondIsInteger), "mul", None)
     assert not C._exact_gradients(resolve_engine(_PowRaises), "powc", 2)
+
+
+def test_a_float_build_order_allows_twice_each_leafs_derived_tolerance(monkeypatch):
+    from tests.engines import planted_build_order
+
+    graph = Graph((0.5, 0.25), (Node("exp", (0,)), Node("mul", (2, 1))))
+    gap = math.exp(0.5) * 0.25  # x0's gradient in slot order; the late x1 leaves it 0
+    for tolerance, fails in ((gap / 1.9, False), (gap / 2.1, True)):
+        monkeypatch.setattr(C, "_leaf_tolerances", lambda graph, t=tolerance: [t, t])
+        if fails:
+            with pytest.raises(AssertionError, match=r"^build order: x0 "):
+                C.check_build_order(planted_build_order.Value, (graph, (0, 2, 1, 3)))
+        else:
+            C.check_build_order(planted_build_order.Value, (graph, (0, 2, 1, 3)))
