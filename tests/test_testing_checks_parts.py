@@ -423,3 +423,34 @@ def test_a_float_build_order_allows_twice_each_leafs_derived_tolerance(monkeypat
                 C.check_build_order(planted_build_order.Value, (graph, (0, 2, 1, 3)))
         else:
             C.check_build_order(planted_build_order.Value, (graph, (0, 2, 1, 3)))
+
+
+class _InteriorRetained(sound.Value):
+    """Leaves accumulate as ours do; interior gradients add each pass's to what they showed
+    (PyTorch's retain_grad): a second backward() doubles the leaves but changes interior nodes."""
+
+    def backward(self):
+        order = self._topological_order()
+        shown = {id(n): n.grad for n in order if n._prev}
+        super().backward()
+        for n in order:
+            if n._prev and n is not self:
+                n.grad += shown[id(n)]
+
+
+def test_an_interior_gradient_changed_by_a_second_pass_fails_with_the_engines_program():
+    with pytest.raises(AssertionError) as failed:
+        C.check_backward_twice(_InteriorRetained, EXP_GRAPH)
+    message = str(failed.value)
+    assert message.startswith("backward twice: interior n2 grad changed from ")
+    assert resolve_engine(_InteriorRetained).import_line() in message
+
+
+def test_a_linearity_failure_in_floats_names_its_tolerance_though_the_other_side_is_exact():
+    w, x = Fraction(3, 2), Fraction(2, 3)
+    f = Graph((w, x), (Node("mul", (0, 1)), Node("mul", (2, 0))))
+    with pytest.raises(
+        AssertionError
+    ) as failed:  # the combination's add rounds to floats, f alone stays exact
+        C.check_linearity(_CombinationSkewed, (f, f, Fraction(1, 2), Fraction(1, 3)))
+    assert " (tolerance " in str(failed.value).splitlines()[0]
