@@ -109,3 +109,19 @@ def empty_caches(under_test: str) -> None:
         for obj in list(vars(module).values()):
             if isinstance(obj, functools._lru_cache_wrapper):
                 obj.cache_clear()
+
+
+# ---------------------------------------------------------------------- extra-op discovery
+@pytest.fixture
+def discovery_afresh() -> None:
+    """Each test discovers its engines' extra ops itself (identify caches them per engine).
+
+    A mutation run (mutmut) runs a mutant only against the tests that called its function in a
+    clean run; with the cache shared between tests, only the first test to discover an engine ran
+    the discovery code, and the others' assertions about what it found never met its mutants.
+    (Here, not in tests/conftest.py: a second module named conftest would shadow this one for
+    ``import conftest`` in tests/test_mutation_runs.py.)
+    """
+    from autograd.testing import identify
+
+    identify._discover.cache_clear()
