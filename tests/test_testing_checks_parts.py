@@ -454,3 +454,32 @@ def test_a_linearity_failure_in_floats_names_its_tolerance_though_the_other_side
     ) as failed:  # the combination's add rounds to floats, f alone stays exact
         C.check_linearity(_CombinationSkewed, (f, f, Fraction(1, 2), Fraction(1, 3)))
     assert " (tolerance " in str(failed.value).splitlines()[0]
+
+
+def _leaf_gradients_float_on_pass(float_pass: int) -> type:
+    """An exact engine whose leaf gradients come out as floats on one backward() pass only
+    (the first or the second): the same numbers, rounded, in one of the two builds."""
+
+    class FloatOnOnePass(sound.Value):
+        passes = 0
+
+        def backward(self):
+            super().backward()
+            FloatOnOnePass.passes += 1
+            if FloatOnOnePass.passes == float_pass:
+                for node in self._topological_order():
+                    if not node._prev:
+                        node.grad = float(node.grad)
+
+    return FloatOnOnePass
+
+
+def test_a_build_order_with_floats_in_either_build_is_judged_with_a_tolerance_not_equality():
+    # x0 * x1 * x0 at (1/3, 2/5): dx0 = 4/15 exactly in one build, float(4/15) in the other;
+    # only an exact pair on both sides may be compared for equality (no false alarm on rounding)
+    for float_pass in (1, 2):
+        engine = _leaf_gradients_float_on_pass(float_pass)
+        eng = resolve_engine(engine)  # discovery runs backward() too: count the check's passes only
+        engine.passes = 0
+        C.check_build_order(eng, (MUL_GRAPH, (1, 0, 2, 3)))
+        assert engine.passes == 2
