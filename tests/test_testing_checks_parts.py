@@ -483,3 +483,29 @@ def test_a_build_order_with_floats_in_either_build_is_judged_with_a_tolerance_no
         engine.passes = 0
         C.check_build_order(eng, (MUL_GRAPH, (1, 0, 2, 3)))
         assert engine.passes == 2
+
+
+class _AloneSkewedInFloats(sound.Value):
+    """Exact on the first backward() pass (the combination); on every later pass (f alone, g
+    alone) the leaf gradients come back as floats 1e-6 too large (relatively)."""
+
+    passes = 0
+
+    def backward(self):
+        super().backward()
+        _AloneSkewedInFloats.passes += 1
+        if _AloneSkewedInFloats.passes > 1:
+            for node in self._topological_order():
+                if not node._prev:
+                    node.grad = float(node.grad) * (1 + 1e-6)
+
+
+def test_a_linearity_failure_names_its_tolerance_when_only_the_separate_gradients_are_floats():
+    w, x = Fraction(3, 2), Fraction(2, 3)
+    f = Graph((w, x), (Node("mul", (0, 1)), Node("mul", (2, 0))))
+    eng = resolve_engine(_AloneSkewedInFloats)
+    _AloneSkewedInFloats.passes = 0  # discovery ran backward() too
+    with pytest.raises(AssertionError) as failed:
+        C.check_linearity(eng, (f, f, Fraction(1, 2), Fraction(1, 3)))
+    first = str(failed.value).splitlines()[0]
+    assert first.startswith("linearity: d(1/2*f + 1/3*g)/dx0 = Fraction(") and " (tolerance " in first
