@@ -14,6 +14,7 @@ import dataclasses
 import importlib
 import re
 import time
+import typing
 from fractions import Fraction
 
 import pytest
@@ -1010,7 +1011,7 @@ def test_a_declared_convention_the_engine_does_not_follow_is_a_wrong_gradient():
         repr(convention_gradients(observed, exact=True)),
     )  # fmt: skip
     # the machine then models the convention observed: nothing else is wrong
-    assert found.findings == [convention] and found.judged == 2
+    assert found.findings == [convention] and found.judged == 4
     assert found.reason == "exact; backward() convention: " + "; ".join(observed.describe())
     # the same engine with its own convention declared: no finding
     assert A._check_stateful(eng, 4, 0, declared=observed)[0].findings == []
@@ -1032,14 +1033,14 @@ def test_a_declared_convention_an_engine_matches_none_of_is_reported_whole():
     ("engine", "how"),
     [("autograd", "exact"), ("tests.engines.float_only", "floats: leaf gradients within derived tolerances")],
 )
-def test_a_stateful_check_runs_half_its_examples_and_says_the_convention_it_modelled(engine, how):
+def test_a_stateful_check_runs_as_many_runs_as_examples_and_says_the_convention_it_modelled(engine, how):
     eng = resolve_engine(engine)
     found, observed = A._check_stateful(eng, 6, 0)
     assert observed is not None
     assert (found.name, found.status, found.judged, found.inconclusive, found.unit) == (
         "stateful",
         "passed",
-        3,
+        6,
         0,
         "runs",
     )
@@ -1263,6 +1264,52 @@ def test_second_order_draws_small_graphs_of_the_ops_the_engine_has(monkeypatch):
     assert max(len(g.nodes) for g in graphs) <= 2 * A.MAX_NODES - 1  # drawn, and the nodes joining sinks
 
 
+class _LeavesSeen(sound.Value):
+    """Our arithmetic; while ``watching``, every Value made is recorded (its number): what the
+    state machine drew, run by run."""
+
+    watching = False
+    seen: typing.ClassVar[list] = []
+
+    def __init__(self, data, *args, **kwargs):
+        super().__init__(data, *args, **kwargs)
+        if _LeavesSeen.watching:
+            _LeavesSeen.seen.append(self.data)
+
+
+def _stateful_draws(monkeypatch, run) -> list:
+    """The numbers of the Values the state machine made while ``run()`` ran (not those of the
+    probes of the engine, which run once, whenever first asked)."""
+    real = A.run_state_machine_as_test
+
+    def watched(*args, **kwargs):
+        _LeavesSeen.watching, _LeavesSeen.seen = True, []
+        try:
+            return real(*args, **kwargs)
+        finally:
+            _LeavesSeen.watching = False
+
+    monkeypatch.setattr(A, "run_state_machine_as_test", watched)
+    run()
+    return _LeavesSeen.seen
+
+
+def test_the_stateful_check_draws_its_runs_from_the_seed_it_is_given(monkeypatch):
+    # run alone (run_check) and in the audit: the same seed, the same runs; another seed, others
+    monkeypatch.setattr(A, "PROBES", [])
+
+    def alone(seed):
+        run = lambda: A.run_check("stateful", _LeavesSeen, examples=3, seed=seed)  # noqa: E731
+        return _stateful_draws(monkeypatch, run)
+
+    def in_the_audit(seed):
+        return _stateful_draws(monkeypatch, lambda: A.audit(_LeavesSeen, examples=3, seed=seed))
+
+    drawn = {seed: alone(seed) for seed in (0, 1)}
+    assert drawn[0] != drawn[1] and alone(1) == drawn[1]
+    assert [in_the_audit(seed) for seed in (0, 1)] == [drawn[0], drawn[1]]
+
+
 def test_checks_with_one_example_still_judge_one():
     assert A._check_mlp(OURS, 1, 0).judged == 1
     assert A._check_second_order(OURS, 1, 0, ops=["exp"]).judged == 1
@@ -1281,11 +1328,11 @@ def test_a_stateful_reason_names_everything_the_machine_did_not_judge():
     assert clauses[0].endswith(" (gradients not exact numbers: equality cannot judge them)")
 
 
-def test_a_stateful_check_runs_half_its_examples_of_15_steps_each(monkeypatch):
+def test_a_stateful_check_runs_its_examples_of_15_steps_each(monkeypatch):
     ran = []
     monkeypatch.setattr(A, "run_state_machine_as_test", lambda machine, settings: ran.append(settings))
     A._check_stateful(OURS, 8, 0)
-    assert [(s.max_examples, s.stateful_step_count) for s in ran] == [(4, 15)]
+    assert [(s.max_examples, s.stateful_step_count) for s in ran] == [(8, 15)]
 
 
 def test_stateful_runs_with_no_tolerance_are_counted_as_not_judged(monkeypatch):
@@ -1294,7 +1341,7 @@ def test_stateful_runs_with_no_tolerance_are_counted_as_not_judged(monkeypatch):
     monkeypatch.setattr(checks_module, "_leaf_tolerances", _raises(OracleInconclusive("no tolerance")))
     found = A._check_stateful(FLOAT_ONLY, 6, 0)[0]
     # a run whose passes needed no tolerance is judged; the others are not
-    assert found.judged + found.inconclusive == 3 and found.inconclusive > 0
+    assert found.judged + found.inconclusive == 6 and found.inconclusive > 0
 
 
 def test_a_hessian_sympy_cannot_judge_is_inconclusive(monkeypatch):

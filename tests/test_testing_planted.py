@@ -24,8 +24,8 @@ PLANTED = {
     "build_order": ("planted_build_order", "wrong_gradient", None, "", 10, None),
     "chain_sweep": ("planted_chain_sweep", "wrong_gradient", None, "", 10, None),
     "mlp": ("planted_mlp", "wrong_gradient", None, "", 20, None),
-    # (at the audit's default: fewer runs find the zero_grad bug or not by the luck of the stream,
-    # which follows the machine's source)
+    # (at the audit's default, 40 runs from seed 0: the zero_grad bug needs a pass, a zeroed leaf
+    # and a pass reaching it again, met in few runs; fewer runs miss it for some seeds)
     "stateful": ("planted_stateful", "wrong_gradient", None, "stateful: leaf", DEFAULT_EXAMPLES, None),
     # (graphs of add and mul only: the planted mul must meet two different operands)
     "second_order": (
