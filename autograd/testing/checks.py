@@ -553,7 +553,9 @@ def stateful_machine(
         inexact += [(op, c) for op, c in unary_ops if not _exact_gradients(eng, op, c)]
         binary_ops = [op for op in binary_ops if (op, None) not in inexact]
         unary_ops = [u for u in unary_ops if u not in inexact]
-    unary_ops = unary_ops or [("neg" if eng.supports("neg") else "add", None)]
+    # an op valid everywhere, for a draw outside an op's domain: -a, else a + a (only an op the
+    # machine uses anyway: one left out above, as unsupported or inexact, is left out here too)
+    fallback = ("neg", 1) if ("neg", None) in unary_ops else ("add", 2) if "add" in binary_ops else None
 
     class GradientMachine(RuleBasedStateMachine):
         runs = 0
@@ -616,30 +618,35 @@ def stateful_machine(
             return bool(abs(OPS[op].num(vals, c)) <= 1000)
 
         def _fallback(self, a: int) -> None:
-            """An op valid everywhere: -a, or a + a for an engine without negation."""
-            if eng.supports("neg"):
-                self._add("neg", None, (a,))
-            else:
-                self._add("add", None, (a, a))
+            """-a, or a + a for an engine without (exact) negation; nothing without either."""
+            if fallback is not None:
+                name, arity = fallback
+                self._add(name, None, (a,) * arity)
 
-        @rule(data=st.data(), op=st.sampled_from(binary_ops))
-        def binary(self, data: Any, op: str) -> None:
-            n = len(self.values)
-            a, b = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
-            # outside the domain (b == 0 for div, relu at its kink): fall back to an op valid everywhere
-            if self._valid(op, None, (a, b)):
-                self._add(op, None, (a, b))
-            else:
-                self._fallback(a)
+        # an engine without binary ops, or without unary ones (Values only, no constants, no
+        # negation), gets no such rule: sampling from nothing is an error
+        if binary_ops:
 
-        @rule(data=st.data(), op=st.sampled_from(unary_ops))
-        def unary(self, data: Any, op: tuple[str, Any]) -> None:
-            a = data.draw(st.integers(0, len(self.values) - 1))
-            name, c = op
-            if self._valid(name, c, (a,)) and not (name == "relu" and self.exact[a] == 0):
-                self._add(name, c, (a,))
-            else:
-                self._fallback(a)
+            @rule(data=st.data(), op=st.sampled_from(binary_ops))
+            def binary(self, data: Any, op: str) -> None:
+                n = len(self.values)
+                a, b = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
+                # outside the domain (b == 0 for div): fall back to an op valid everywhere
+                if self._valid(op, None, (a, b)):
+                    self._add(op, None, (a, b))
+                else:
+                    self._fallback(a)
+
+        if unary_ops:
+
+            @rule(data=st.data(), op=st.sampled_from(unary_ops))
+            def unary(self, data: Any, op: tuple[str, Any]) -> None:
+                a = data.draw(st.integers(0, len(self.values) - 1))
+                name, c = op
+                if self._valid(name, c, (a,)) and not (name == "relu" and self.exact[a] == 0):
+                    self._add(name, c, (a,))
+                else:
+                    self._fallback(a)
 
         @rule(data=st.data())
         def backward(self, data: Any) -> None:
