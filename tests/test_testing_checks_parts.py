@@ -21,9 +21,9 @@ from hypothesis.stateful import run_state_machine_as_test
 import autograd.testing.checks as C
 from autograd.testing import Graph, Node, resolve_engine
 from autograd.testing.findings import Finding, outcome
-from autograd.testing.oracles import GradientMismatch
+from autograd.testing.oracles import GradientMismatch, OracleInconclusive
 from autograd.testing.verify import CheckResult, Conventions, _default_checks, _listed, _result
-from tests.engines import planted_exact, sound, wrong_rule
+from tests.engines import float_only, planted_exact, sound, wrong_rule
 
 # x0 * exp(x1) + x0: one use of exp, a leaf used twice
 EXP_GRAPH = Graph((0.5, 0.25), (Node("exp", (1,)), Node("mul", (0, 2)), Node("add", (3, 0))))
@@ -653,3 +653,94 @@ def test_run_stateful_is_deterministic_quiet_about_time_and_keeps_no_database(mo
     assert (used.max_examples, used.stateful_step_count, used.derandomize, used.database, used.deadline) == (
         30, 15, True, None, None,
     )  # fmt: skip
+
+
+def _run(engine, convention, examples, exact=None) -> type:
+    """The machine for ``engine`` after ``examples`` runs (raises what the run raises)."""
+    machine = C.stateful_machine(engine, convention, exact=exact)
+    run_state_machine_as_test(
+        machine, settings=settings(max_examples=examples, derandomize=True, database=None, deadline=None)
+    )
+    return machine
+
+
+def test_the_machine_models_retained_interior_gradients_and_counts_every_run_judged():
+    from tests.engines import retained_interior
+
+    observed = C.backward_convention(retained_interior.Value)
+    assert observed is not None and observed.interior == "retain"
+    machine = _run(retained_interior.Value, observed, 40)
+    assert (machine.unjudged, machine.not_judged) == (0, ())
+    assert machine.runs >= 40
+
+
+class _LeafSeedOff(sound.Value):
+    """Floats; backward() called on a leaf adds 1.001 to its gradient, not 1."""
+
+    check = staticmethod(lambda x: float(sound.check_number(x)))
+
+    def backward(self):
+        if self._prev:
+            return super().backward()
+        self.grad += 1.001
+
+
+def test_a_float_pass_from_a_leaf_is_judged_without_tolerance():
+    eng = resolve_engine(_LeafSeedOff)
+    convention = C.backward_convention(resolve_engine(float_only.Value))
+    judged_exactly = r"^stateful: leaf v\d+ has grad 1\.001, model says 1\.0 \(tolerance 0\)"
+    with pytest.raises(AssertionError, match=judged_exactly):
+        _run(eng, convention, 40)
+
+
+def test_a_run_whose_tolerance_cannot_be_derived_is_counted_once_as_not_judged(monkeypatch):
+    def no_tolerance(graph):
+        raise OracleInconclusive("no tolerance")
+
+    monkeypatch.setattr(C, "_leaf_tolerances", no_tolerance)
+    float_engine = float_only.Value
+    machine = _run(float_engine, C.backward_convention(float_engine), 30)
+    assert 0 < machine.unjudged <= machine.runs
+
+
+class _BackwardFromLeafRaises(sound.Value):
+    def backward(self):
+        if not self._prev:
+            raise RuntimeError("no graph to run backward() through")
+        super().backward()
+
+
+def test_an_engine_raising_in_the_machine_is_a_crash_with_the_steps_that_reproduce_it():
+    eng = resolve_engine(_BackwardFromLeafRaises)
+    convention = C.backward_convention(resolve_engine("autograd"))
+    with pytest.raises(C.EngineCrash) as crashed:
+        _run(eng, convention, 20)
+    assert str(crashed.value).startswith("RuntimeError: no graph to run backward() through")
+    assert (
+        ".backward()" in crashed.value.reproducer and "_BackwardFromLeafRaises(" in crashed.value.reproducer
+    )
+
+
+def test_the_machine_says_what_it_cannot_judge_in_words():
+    floats_in_mul = resolve_engine(_FloatUnlessSecondIsInteger)  # c * x too: x * c, c = -1/2
+    machine = C.stateful_machine(floats_in_mul, C.backward_convention(floats_in_mul), exact=True)
+    assert machine.not_judged == (
+        "x * y, Fraction(-1, 2) * x (gradients not exact numbers: equality cannot judge them)",
+    )
+    unwritable = resolve_engine(adapter="tests.engines.no_set_grad:adapter")
+    machine = C.stateful_machine(unwritable, C.backward_convention(unwritable))
+    assert machine.not_judged == (
+        "zero_grad (writing a leaf's gradient: the engine, or its adapter, has no set_grad)",
+    )
+    both = _engine_without_set_grad(floats_in_mul)
+    assert C.stateful_machine(both, C.backward_convention(floats_in_mul), exact=True).not_judged == (
+        "x * y, Fraction(-1, 2) * x (gradients not exact numbers: equality cannot judge them)",
+        "zero_grad (writing a leaf's gradient: the engine, or its adapter, has no set_grad)",
+    )
+
+
+def _engine_without_set_grad(eng):
+    import dataclasses
+
+    cls = type("NoSetGrad", (type(eng),), {"settable_grad": property(lambda self: False)})
+    return cls(**{f.name: getattr(eng, f.name) for f in dataclasses.fields(eng) if f.init})
