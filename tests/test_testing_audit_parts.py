@@ -953,18 +953,6 @@ class _BackwardOnce(sound.Value):
         super().backward()
 
 
-class _SeedGrows(sound.Value):
-    """A second backward() on one output sends back seven times the gradient: no known convention."""
-
-    def backward(self):
-        super().backward()
-        if getattr(self, "_done", False):
-            self.grad = 7
-            for node in reversed(self._topological_order()):
-                node._backward()
-        self._done = True
-
-
 def test_a_stateful_check_whose_convention_probe_raises_reports_the_crash():
     eng = resolve_engine(_BackwardOnce)
     found, observed = A._check_stateful(eng, 4, 0)
@@ -984,7 +972,7 @@ def test_a_stateful_check_whose_convention_probe_raises_reports_the_crash():
 
 
 def test_a_stateful_check_on_an_unknown_convention_judges_nothing_and_says_why():
-    found, observed = A._check_stateful(resolve_engine(_SeedGrows), 4, 0)
+    found, observed = A._check_stateful(resolve_engine("tests.engines.seed_grows"), 4, 0)
     assert observed is None
     assert (found.name, found.status, found.judged, found.inconclusive, found.unit, found.reason) == (
         "stateful", "not_applicable", 0, 1, "runs",
@@ -1018,7 +1006,7 @@ def test_a_declared_convention_the_engine_does_not_follow_is_a_wrong_gradient():
 
 
 def test_a_declared_convention_an_engine_matches_none_of_is_reported_whole():
-    eng = resolve_engine(_SeedGrows)
+    eng = resolve_engine("tests.engines.seed_grows")
     found, observed = A._check_stateful(eng, 4, 0, declared=OUR_CONVENTION)
     assert observed is None
     convention = found.findings[0]
