@@ -940,7 +940,18 @@ def test_a_stateful_failure_that_did_not_replay_is_inconclusive():
     )  # fmt: skip
     script = "summary line\nx0 = V(1)\nprint('expected:', [2])\nprint('actual:  ', [x0.grad])"
     wrong = A._stateful_finding(AssertionError(script))
-    assert (wrong.check, wrong.op, wrong.actual) == ("stateful", None, "")  # what it prints: run it
+    assert (wrong.check, wrong.op, wrong.actual) == ("stateful", None, "")  # it does not say: run it
+    said = A._stateful_finding(AssertionError(script + "\n# the harness read: ['3']"))
+    assert (said.expected, said.actual) == ("[2]", "['3']")
+
+
+def test_a_stateful_wrong_gradient_says_what_the_harness_read():
+    found = A.run_check("stateful", "tests.engines.planted_stateful", examples=A.DEFAULT_EXAMPLES, seed=0)
+    (wrong,) = [f for f in found.findings if f.kind == "wrong_gradient"]
+    expected, actual = (eval(a) for a in (wrong.expected, wrong.actual))  # lists of numbers / str
+    assert len(actual) == len(expected) and actual != [str(e) for e in expected]
+    # the reproducer, run, prints what the harness read
+    assert printed(wrong.reproducer).splitlines()[-1] == f"actual:   {wrong.actual}"
 
 
 class _BackwardOnce(sound.Value):

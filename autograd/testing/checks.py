@@ -502,10 +502,21 @@ def convention_gradients(convention: BackwardConvention, *, exact: bool) -> list
     return [[str(number(g)) for g in row] for row in _predicted(convention)]
 
 
+# the comment a stateful reproducer ends with: the gradients the harness read when it failed
+SEEN = "# the harness read:"
+
+
+def _shown(eng: Engine, g: Any) -> str:
+    """A gradient as the reproducer prints it: a Value (create_graph) by its number."""
+    return str(eng.data(g) if isinstance(g, eng.Value) else g)
+
+
 def stateful_machine(
     engine: Any = None, convention: BackwardConvention = OUR_CONVENTION, *, exact: bool | None = None
 ) -> type[RuleBasedStateMachine]:
-    """A state machine interleaving building, backward() from any node and zeroing leaves.
+    """A state machine interleaving building, backward() from any node and zeroing leaves
+    (a leaf holding a gradient, often followed at once by a pass reaching it: a zeroing shows
+    only in the passes after it).
 
     The model is independent of the engine's rules: every node's exact value comes
     from the op table's plain-number column, every local partial from sympy's diff,
@@ -650,13 +661,26 @@ def stateful_machine(
 
         @rule(data=st.data())
         def backward(self, data: Any) -> None:
-            y = data.draw(st.integers(0, len(self.values) - 1))
-            reached = {k for k in _reachable(self.args, y) if self.args[k] is not None}
-            if convention.interior == "accumulate" and reached & self.passed:
-                # A stale interior gradient flows on, and so do those of the nodes an engine
-                # builds inside one op (micrograd's x - y is x + y * -1): what a second pass
-                # gives depends on the engine's insides, so only fresh subgraphs are checked.
+            self._backward_from(data.draw(st.integers(0, len(self.values) - 1)))
+            # hypothesis turns some rules off for a whole run (swarm testing): zeroing, judged
+            # only by a pass after it, is drawn from here too, so that no run lacks it
+            if settable and self._holding() and data.draw(st.booleans()):
+                self.zero_grad(data)
+
+        def _judgeable(self, y: int) -> bool:
+            """Whether a plain backward() from ``y`` can be judged: with accumulated interior
+            gradients, a stale one flows on, and so do those of the nodes an engine builds inside
+            one op (micrograd's x - y is x + y * -1): what a second pass over an interior node
+            gives depends on the engine's insides, so only fresh subgraphs are checked."""
+            return not (convention.interior == "accumulate" and self._interior(y) & self.passed)
+
+        def _interior(self, y: int) -> set[int]:
+            return {k for k in _reachable(self.args, y) if self.args[k] is not None}
+
+        def _backward_from(self, y: int) -> None:
+            if not self._judgeable(y):
                 return
+            reached = self._interior(y)
             self.passed |= reached
             self.script.append(f"v{y}.{eng.backward_method}()")
             self._engine(eng.backward, self.values[y])
@@ -742,10 +766,17 @@ def stateful_machine(
             for k, t in tols.items():
                 self.tol[k] = self.tol[k] + t if convention.leaves == "accumulate" else t
 
+        def _holding(self) -> list[int]:
+            """The leaves whose gradients are not 0 (as the model has them)."""
+            return [k for k in self._leaves() if self.model[k] != 0]
+
+        # Zeroing is judged by the passes after it (a total kept aside comes back only then): it
+        # waits until a leaf holds a gradient, prefers such a leaf, and half the time a pass that
+        # reaches the zeroed leaf follows at once, so that this sequence is common in a short run.
+        @precondition(lambda self: bool(self._holding()))
         @rule(data=st.data())
         def zero_grad(self, data: Any) -> None:
-            leaves = [i for i, a in enumerate(self.args) if a is None]
-            k = data.draw(st.sampled_from(leaves))
+            k = data.draw(st.sampled_from(self._holding() if data.draw(st.booleans()) else self._leaves()))
             self.script.append(grad_assignment(eng, f"v{k}", self.values[k], 0))
             self._engine(eng.set_grad, self.values[k], 0)
             self.model[k] = Fraction(0)
@@ -754,6 +785,10 @@ def stateful_machine(
             self.second.pop(k, None)
             if not exact:
                 self.unknown.discard(k)
+            if data.draw(st.booleans()):
+                # (k itself is one: from a leaf nothing interior is reached)
+                reaching = [y for y in range(len(self.values)) if k in _reachable(self.args, y)]
+                self._backward_from(data.draw(st.sampled_from([y for y in reaching if self._judgeable(y)])))
 
         @invariant()
         def gradients_match_model(self) -> None:
@@ -765,19 +800,19 @@ def stateful_machine(
                     if self.args[k] is None:
                         assert _agrees(got[k], want, lambda: self.tol[k]), (  # noqa: B023
                             f"stateful: leaf v{k} has grad {got[k]!r}, model says {float(want)!r} "
-                            f"(tolerance {self.tol[k]:.3g})\n{self._reproducer()}"
+                            f"(tolerance {self.tol[k]:.3g})\n{self._reproducer(got)}"
                         )
                     continue
                 if higher:
                     is_value = isinstance(got[k], eng.Value)
                     assert is_value == self.is_value[k], (
                         f"stateful: node v{k} ({self.ops[k][0] or 'leaf'}) has grad {got[k]!r}, "
-                        f"model says {'a Value' if self.is_value[k] else 'a number'}\n{self._reproducer()}"
+                        f"model says {'a Value' if self.is_value[k] else 'a number'}\n{self._reproducer(got)}"
                     )
                     got[k] = eng.data(got[k]) if is_value else got[k]
                 assert got[k] == want, (
                     f"stateful: node v{k} ({self.ops[k][0] or 'leaf'}) has grad {got[k]!r}, "
-                    + (f"model says {want}\n{self._reproducer()}")
+                    + (f"model says {want}\n{self._reproducer(got)}")
                 )
 
         def _engine(self, call: Callable[..., Any], *args: Any) -> Any:
@@ -787,8 +822,9 @@ def stateful_machine(
             except Exception as exc:
                 raise EngineCrash(f"{type(exc).__name__}: {exc}", self._reproducer()) from exc
 
-        def _reproducer(self) -> str:
-            """The steps so far as a script that prints expected vs actual gradients."""
+        def _reproducer(self, got: Sequence[Any] = ()) -> str:
+            """The steps so far as a script that prints expected vs actual gradients (and, after a
+            wrong gradient, what the harness read from the engine, ``got``, as a comment)."""
             grad = eng.grad_attr
             expected = [
                 "?"
@@ -807,6 +843,7 @@ def stateful_machine(
                     f"print('expected:', {expected!r})",
                     f"print('actual:  ', [str(g.{eng.data_attr} if isinstance(g, {eng.class_name}) else g)"
                     f" for g in [{grads}]])",
+                    *([f"{SEEN} {[_shown(eng, g) for g in got]!r}"] if got else []),
                 ]
             )
 
