@@ -24,6 +24,7 @@ from autograd.testing.findings import Finding, outcome
 from autograd.testing.oracles import GradientMismatch, OracleInconclusive
 from autograd.testing.verify import CheckResult, Conventions, _default_checks, _listed, _result
 from tests.engines import float_only, planted_exact, sound, wrong_rule
+from tests.picks import Picks
 
 # x0 * exp(x1) + x0: one use of exp, a leaf used twice
 EXP_GRAPH = Graph((0.5, 0.25), (Node("exp", (1,)), Node("mul", (0, 2)), Node("add", (3, 0))))
@@ -615,6 +616,18 @@ class _ValuesOnly(sound.Value):
 def test_an_engine_without_unary_ops_gets_the_machine_of_its_binary_ops():
     eng = resolve_engine(_ValuesOnly)
     C.run_stateful(eng, max_examples=20, convention=C.backward_convention(eng))
+
+
+@pytest.mark.parametrize("engine, fallback", [(_ValuesOnly, "v1 = v0 + v0"), ("autograd", "v1 = -v0")])
+def test_a_draw_outside_an_ops_domain_builds_minus_a_else_a_plus_a(engine, fallback):
+    eng = resolve_engine(engine)
+    machine = C.stateful_machine(eng, C.backward_convention(eng))()
+    machine.first_leaf(Fraction(0))
+    machine.binary(Picks(0, 0), "div")  # 0 / 0: outside div's domain
+    assert machine.script[-1] == fallback and machine.args[-1] == (0,) * fallback.count("v0")
+    machine.backward(Picks(1, False))
+    machine.gradients_match_model()
+    assert machine.model == [Fraction(2 if "+" in fallback else -1), Fraction(1)]
 
 
 class _NoNegativePowers(sound.Value):

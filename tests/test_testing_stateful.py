@@ -13,20 +13,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from autograd.testing import resolve_engine
 from autograd.testing.boundary import child_path
 from autograd.testing.checks import BackwardConvention, backward_convention, stateful_machine
-
-
-class Picks:
-    """A stateful rule's ``data``: draws these values in order, whatever the strategy."""
-
-    def __init__(self, *values):
-        self.values = list(values)
-
-    def draw(self, strategy):
-        value = self.values.pop(0)
-        # a value a sampled_from could not give is a test's error, not a draw
-        choices = getattr(strategy, "elements", None)
-        assert choices is None or value in choices, f"{value!r} is not one of {choices!r}"
-        return value
+from tests.picks import Picks
 
 
 def test_a_stateful_reproducer_runs_what_the_harness_ran_on_zero_d_array_gradients():
