@@ -13,6 +13,7 @@ with the same profile; the falsifying example is printed as runnable code.
 
 import os
 
+import pytest
 from hypothesis import Phase, settings
 
 settings.register_profile("dev", max_examples=30, deadline=None)
@@ -26,7 +27,8 @@ settings.register_profile(
     phases=[Phase.explicit, Phase.generate],  # no shrinking: a mutant only needs to fail
 )
 settings.register_profile("thorough", max_examples=1000, derandomize=True, deadline=None, print_blob=True)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+settings.load_profile(PROFILE)
 
 
 def pytest_configure(config):
@@ -37,12 +39,20 @@ def pytest_configure(config):
     )
 
 
+# ---------------------------------------------------------------------- hypothesis's own defaults
+@pytest.fixture
+def hypothesis_defaults():
+    """Hypothesis's own default settings (random, an example database, a deadline) during the test:
+    under our profiles, settings a function fails to set itself would come from the profile."""
+    settings.load_profile("default")
+    yield
+    settings.load_profile(PROFILE)
+
+
 # ---------------------------------------------------------------------- tests run alone
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
-
-import pytest  # noqa: E402
 
 _ALONE = "AUTOGRAD_TEST_ALONE"
 

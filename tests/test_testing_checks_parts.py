@@ -618,6 +618,12 @@ def test_an_engine_without_unary_ops_gets_the_machine_of_its_binary_ops():
     C.run_stateful(eng, max_examples=20, convention=C.backward_convention(eng))
 
 
+class _MulDivOnly(_ValuesOnly):
+    """Values only, and only * and /: no op valid everywhere to fall back to."""
+
+    __add__ = __sub__ = _ValuesOnly._refuses
+
+
 @pytest.mark.parametrize("engine, fallback", [(_ValuesOnly, "v1 = v0 + v0"), ("autograd", "v1 = -v0")])
 def test_a_draw_outside_an_ops_domain_builds_minus_a_else_a_plus_a(engine, fallback):
     eng = resolve_engine(engine)
@@ -628,6 +634,15 @@ def test_a_draw_outside_an_ops_domain_builds_minus_a_else_a_plus_a(engine, fallb
     machine.backward(Picks(1, False))
     machine.gradients_match_model()
     assert machine.model == [Fraction(2 if "+" in fallback else -1), Fraction(1)]
+
+
+def test_a_draw_outside_an_ops_domain_builds_nothing_without_negation_or_addition():
+    eng = resolve_engine(_MulDivOnly)
+    machine = C.stateful_machine(eng, C.backward_convention(eng))()
+    machine.first_leaf(Fraction(0))
+    machine.binary(Picks(0, 0), "div")
+    assert len(machine.script) == len(machine.values) == 1  # v0 only
+    C.run_stateful(eng, max_examples=10, convention=C.backward_convention(eng))
 
 
 class _NoNegativePowers(sound.Value):
@@ -643,7 +658,9 @@ def test_the_machine_uses_an_op_only_with_the_constants_the_engine_takes(engine)
     C.run_stateful(eng, max_examples=30, convention=C.backward_convention(eng))
 
 
-def test_run_stateful_is_deterministic_quiet_about_time_and_keeps_no_database(monkeypatch):
+def test_run_stateful_is_deterministic_quiet_about_time_and_keeps_no_database(
+    monkeypatch, hypothesis_defaults
+):
     asked = []
     monkeypatch.setattr(C, "run_state_machine_as_test", lambda machine, settings: asked.append(settings))
     made, real = [], C.stateful_machine

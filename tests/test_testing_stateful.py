@@ -2,6 +2,7 @@
 its reproducer runs what the harness ran, and an exact machine judges only exact gradients."""
 
 import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -12,7 +13,14 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from autograd.testing import resolve_engine
 from autograd.testing.boundary import child_path
-from autograd.testing.checks import BackwardConvention, backward_convention, stateful_machine
+from autograd.testing.checks import (
+    RATIONAL_BINARY,
+    RATIONAL_UNARY,
+    BackwardConvention,
+    backward_convention,
+    stateful_machine,
+)
+from autograd.testing.ops import OPS
 from tests.picks import Picks
 
 
@@ -98,7 +106,9 @@ def test_zeroing_prefers_a_leaf_holding_a_gradient_only_half_the_time():
     assert machine.script[-1] == "v2.grad = 0"
 
 
-def test_the_machine_zeroes_only_a_gradient_a_pass_gave_and_often_passes_again_at_once():
+def test_the_machine_zeroes_only_a_gradient_a_pass_gave_and_often_passes_again_at_once(alone):
+    if not alone:
+        return  # judged by the same test run alone (see conftest.alone): a statistic of one sample
     # a generation statistic: zeroing waits for a pass; pass, zero, pass again is common (62 of 120
     # runs when written, 1 in 4 asserted: the runs of one stream are alike, so 100 of them), and
     # so is zeroing as a rule of its own, after building (31 of 120, 1 in 10 asserted)
@@ -111,6 +121,12 @@ def test_the_machine_zeroes_only_a_gradient_a_pass_gave_and_often_passes_again_a
     run_state_machine_as_test(
         Recording, settings=settings(max_examples=100, derandomize=True, database=None, deadline=None)
     )
+    # every op the machine has is drawn (an exact engine with every op: all of them)
+    made = [re.match(r"v\d+ = (.*)", step) for script in scripts for step in script]
+    built = {re.sub(r"v\d+", "x", m[1]) for m in made if m}
+    ops = [OPS[op].source(["x", "x"], None) for op in RATIONAL_BINARY]
+    ops += [OPS[op].source(["x"], c) for op, c in RATIONAL_UNARY]
+    assert set(ops) <= built, set(ops) - built
     again = later = 0
     for script in scripts:
         steps = [_kind(step) for step in script]
@@ -155,3 +171,14 @@ def test_an_engine_whose_gradient_cannot_be_written_is_never_zeroed():
     )
     passes = sum(".backward()" in step for script in scripts for step in script)
     assert passes >= 20 and not any(step.endswith("= 0") for script in scripts for step in script)
+
+
+def test_a_reproducer_shows_a_value_gradient_by_its_number():
+    # after backward(create_graph=True) a gradient is a Value: what the harness read is its number
+    eng = resolve_engine("autograd")
+    machine = stateful_machine(eng)()
+    machine.first_leaf(Fraction(3))
+    machine.backward_create_graph(Picks(True, False))  # from v0, the newest; no derivative at once
+    got = [eng.grad(v) for v in machine.values]
+    assert isinstance(got[0], eng.Value)
+    assert machine._reproducer(got).splitlines()[-1] == "# the harness read: ['1']"
