@@ -211,6 +211,18 @@ def test_run_stateful_runs_the_machine_with_the_settings_and_convention_asked_fo
     assert machines[1][1] == reset and machines[1][0].runs == 0
 
 
+def test_the_machine_counts_each_of_its_runs_once():
+    class Counted(C.stateful_machine("autograd")):
+        made = 0
+
+        def __init__(self):
+            type(self).made += 1
+            super().__init__()
+
+    run_state_machine_as_test(Counted, settings=settings(max_examples=7, database=None, deadline=None))
+    assert Counted.runs == Counted.made >= 7
+
+
 def test_an_engine_crash_keeps_the_script_that_reproduces_it():
     crash = C.EngineCrash("ZeroDivisionError: division by zero", "v0 = Value(0)\nv1 = 1 / v0")
     assert (str(crash), crash.reproducer) == (
