@@ -182,3 +182,24 @@ def test_a_reproducer_shows_a_value_gradient_by_its_number():
     got = [eng.grad(v) for v in machine.values]
     assert isinstance(got[0], eng.Value)
     assert machine._reproducer(got).splitlines()[-1] == "# the harness read: ['1']"
+
+
+@pytest.mark.parametrize("a, b, built", [(40, 25, "v2 = v0 * v1"), (7, 143, "v2 = -v0")])
+def test_the_machine_keeps_its_numbers_within_a_thousand(a, b, built):
+    # 40 * 25 = 1000 is built; 7 * 143 = 1001 falls back to -v0 (big numbers: slow exact arithmetic)
+    machine = stateful_machine("autograd")()
+    machine.first_leaf(Fraction(a))
+    machine.leaf(Fraction(b))
+    machine.binary(Picks(0, 1), "mul")
+    assert machine.script[-1] == built
+
+
+def test_with_accumulated_interior_gradients_no_pass_goes_over_an_interior_node_twice():
+    machine = stateful_machine("tests.engines.sound", BackwardConvention(interior="accumulate"))()
+    machine.first_leaf(Fraction(3))
+    machine.leaf(Fraction(2))
+    machine.binary(Picks(0, 1), "mul")  # v2
+    machine.binary(Picks(0, 1), "add")  # v3
+    for y in (2, 3, 2, 3):
+        machine.backward(Picks(y, False))
+    assert [step for step in machine.script if "backward" in step] == ["v2.backward()", "v3.backward()"]
