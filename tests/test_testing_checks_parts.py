@@ -9,6 +9,7 @@ what is only a different way of being right, and name the engine in its message.
 from __future__ import annotations
 
 import math
+import re
 import typing
 import unittest
 from fractions import Fraction
@@ -729,8 +730,34 @@ def test_a_run_whose_tolerance_cannot_be_derived_is_counted_once_as_not_judged(m
 
     monkeypatch.setattr(C, "_leaf_tolerances", no_tolerance)
     float_engine = float_only.Value
-    machine = _run(float_engine, C.backward_convention(float_engine), 30)
-    assert 0 < machine.unjudged <= machine.runs
+    machine = C.stateful_machine(float_engine, C.backward_convention(float_engine))
+
+    class Counted(machine):
+        interior_passes = 0  # runs with a pass from an interior node: those have no tolerance
+
+        def teardown(self):
+            passes = [re.fullmatch(r"v(\d+)\.backward\(\)", step) for step in self.script]
+            type(self).interior_passes += any(self.args[int(m[1])] is not None for m in passes if m)
+
+    run_state_machine_as_test(
+        Counted, settings=settings(max_examples=30, derandomize=True, database=None, deadline=None)
+    )
+    assert 0 < Counted.unjudged == Counted.interior_passes < Counted.runs
+
+
+def test_a_float_pass_through_rounding_ops_is_judged_with_the_tolerance_of_its_subgraph():
+    # v0 / v1 at 1/3, 7/3: the engine's d/dv1 = -v0 / v1 ** 2 is one ulp from the model's exact
+    # value rounded; the tolerance derived from the pass's subgraph (v0 / v1, not the leaves
+    # alone, whose tolerance is next to nothing) covers it
+    eng = resolve_engine(float_only.Value)
+    machine = C.stateful_machine(eng, C.backward_convention(eng))()
+    machine.first_leaf(Fraction(1, 3))
+    machine.leaf(Fraction(7, 3))
+    machine.binary(Picks(0, 1), "div")
+    machine.backward(Picks(2, False))
+    got = eng.grad(machine.values[1])
+    assert got != float(machine.model[1]) and abs(got - machine.model[1]) < machine.tol[1] < 1e-13
+    machine.gradients_match_model()
 
 
 class _BackwardFromLeafRaises(sound.Value):
