@@ -776,6 +776,45 @@ def test_an_engine_raising_in_the_machine_is_a_crash_with_the_steps_that_reprodu
     assert (
         ".backward()" in crashed.value.reproducer and "_BackwardFromLeafRaises(" in crashed.value.reproducer
     )
+    assert C.SEEN not in crashed.value.reproducer  # no gradient was read: nothing to say it read
+
+
+def test_leaves_a_pass_could_not_judge_stay_unjudged_after_another_such_pass(monkeypatch):
+    def no_tolerance(graph):
+        raise OracleInconclusive("no tolerance")
+
+    monkeypatch.setattr(C, "_leaf_tolerances", no_tolerance)
+    eng = resolve_engine(float_only.Value)
+    machine = C.stateful_machine(eng, C.backward_convention(eng))()
+    for value in (Fraction(1, 3), Fraction(7, 3), Fraction(5)):
+        machine.leaf(value)
+    machine.binary(Picks(0, 1), "div")  # v3 = v0 / v1: d/dv1 rounds (one ulp off the model)
+    machine.binary(Picks(2, 2), "mul")  # v4 = v2 * v2
+    machine.backward(Picks(3, False))
+    machine.backward(Picks(4, False))
+    assert machine.unknown == {0, 1, 2} and type(machine).unjudged == 1
+    machine.gradients_match_model()
+
+
+@pytest.mark.parametrize("leaves, passes", [("accumulate", 2), ("reset", 1)])
+def test_a_float_leafs_tolerance_adds_up_over_the_passes_it_keeps(leaves, passes):
+    eng = resolve_engine(float_only.Value)
+    machine = C.stateful_machine(eng, C.BackwardConvention(leaves=leaves))()
+    machine.first_leaf(Fraction(1, 3))
+    machine.leaf(Fraction(7, 3))
+    machine.binary(Picks(0, 1), "div")
+    machine.backward(Picks(2, False))
+    once = list(machine.tol[:2])
+    machine.backward(Picks(2, False))
+    assert machine.tol[:2] == [passes * t for t in once] and min(once) > 0
+
+
+def test_an_exact_reproducer_expects_exact_numbers():
+    machine = C.stateful_machine("autograd")()
+    machine.first_leaf(Fraction(1, 3))
+    machine.binary(Picks(0, 0), "mul")
+    machine.backward(Picks(1, False))
+    assert "print('expected:', ['2/3', '1'])" in machine._reproducer().splitlines()
 
 
 def test_the_machine_says_what_it_cannot_judge_in_words():
