@@ -840,3 +840,14 @@ def _engine_without_set_grad(eng):
 
     cls = type("NoSetGrad", (type(eng),), {"settable_grad": property(lambda self: False)})
     return cls(**{f.name: getattr(eng, f.name) for f in dataclasses.fields(eng) if f.init})
+
+
+@pytest.mark.parametrize("seed, output", [("assign", Fraction(1)), ("accumulate", Fraction(2))])
+def test_the_model_of_retained_gradients_sets_or_adds_the_output_seed(seed, output):
+    # y = x * x at x = 3, two passes; retained interior gradients, leaves accumulating (6 a pass)
+    args, ops, values = (None, (0, 0)), (("", None), ("mul", None)), (Fraction(3), Fraction(9))
+    grads = [Fraction(0), Fraction(0)]
+    convention = C.BackwardConvention(interior="retain", seed=seed)
+    for _ in range(2):
+        C.model_backward(args, ops, values, grads, 1, convention)
+    assert grads == [Fraction(12), output]
