@@ -184,13 +184,20 @@ def test_a_reproducer_shows_a_value_gradient_by_its_number():
     assert machine._reproducer(got).splitlines()[-1] == "# the harness read: ['1']"
 
 
-@pytest.mark.parametrize("a, b, built", [(40, 25, "v2 = v0 * v1"), (7, 143, "v2 = -v0")])
-def test_the_machine_keeps_its_numbers_within_a_thousand(a, b, built):
-    # 40 * 25 = 1000 is built; 7 * 143 = 1001 falls back to -v0 (big numbers: slow exact arithmetic)
+@pytest.mark.parametrize(
+    "a, op, b, built",
+    [
+        (40, "mul", 25, "v2 = v0 * v1"),  # 1000 is built
+        (7, "mul", 143, "v2 = -v0"),  # 1001 falls back to -v0 (big numbers: slow exact arithmetic)
+        (3, "div", 1, "v2 = v0 / v1"),  # any divisor but 0
+        (3, "div", 0, "v2 = -v0"),
+    ],
+)
+def test_the_machine_builds_an_op_only_within_its_domain_and_a_thousand(a, op, b, built):
     machine = stateful_machine("autograd")()
     machine.first_leaf(Fraction(a))
     machine.leaf(Fraction(b))
-    machine.binary(Picks(0, 1), "mul")
+    machine.binary(Picks(0, 1), op)
     assert machine.script[-1] == built
 
 
