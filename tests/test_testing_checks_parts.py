@@ -16,8 +16,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from hypothesis import Phase, settings
-from hypothesis.stateful import run_state_machine_as_test
+from hypothesis import Phase
 
 import autograd.testing.checks as C
 from autograd.testing import Graph, Node, resolve_engine
@@ -25,7 +24,7 @@ from autograd.testing.findings import Finding, outcome
 from autograd.testing.oracles import GradientMismatch, OracleInconclusive
 from autograd.testing.verify import CheckResult, Conventions, _default_checks, _listed, _result
 from tests.engines import float_only, planted_exact, sound, wrong_rule
-from tests.picks import Picks
+from tests.picks import Picks, run_machine
 
 # x0 * exp(x1) + x0: one use of exp, a leaf used twice
 EXP_GRAPH = Graph((0.5, 0.25), (Node("exp", (1,)), Node("mul", (0, 2)), Node("add", (3, 0))))
@@ -220,7 +219,7 @@ def test_the_machine_counts_each_of_its_runs_once():
             type(self).made += 1
             super().__init__()
 
-    run_state_machine_as_test(Counted, settings=settings(max_examples=7, database=None, deadline=None))
+    run_machine(Counted, 7)
     assert Counted.runs == Counted.made >= 7
 
 
@@ -587,11 +586,7 @@ def test_an_engine_matching_no_known_convention_gets_none_not_an_error():
 def _leaf_types(engine, convention, exact=None) -> set:
     """The types of the leaves' numbers in three runs of the machine built with ``exact``."""
     machine = C.stateful_machine(engine, convention, exact=exact)
-    return _types_made(
-        lambda: run_state_machine_as_test(
-            machine, settings=settings(max_examples=3, derandomize=True, database=None, deadline=None)
-        )
-    )
+    return _types_made(lambda: run_machine(machine, 3))
 
 
 def test_the_machine_runs_on_the_engines_numbers_unless_told():
@@ -688,11 +683,7 @@ def test_run_stateful_is_deterministic_quiet_about_time_and_keeps_no_database(
 
 def _run(engine, convention, examples, exact=None) -> type:
     """The machine for ``engine`` after ``examples`` runs (raises what the run raises)."""
-    machine = C.stateful_machine(engine, convention, exact=exact)
-    run_state_machine_as_test(
-        machine, settings=settings(max_examples=examples, derandomize=True, database=None, deadline=None)
-    )
-    return machine
+    return run_machine(C.stateful_machine(engine, convention, exact=exact), examples)
 
 
 def test_the_machine_models_retained_interior_gradients_and_counts_every_run_judged():
@@ -739,9 +730,7 @@ def test_a_run_whose_tolerance_cannot_be_derived_is_counted_once_as_not_judged(m
             passes = [re.fullmatch(r"v(\d+)\.backward\(\)", step) for step in self.script]
             type(self).interior_passes += any(self.args[int(m[1])] is not None for m in passes if m)
 
-    run_state_machine_as_test(
-        Counted, settings=settings(max_examples=30, derandomize=True, database=None, deadline=None)
-    )
+    run_machine(Counted, 30)
     assert 0 < Counted.unjudged == Counted.interior_passes < Counted.runs
 
 

@@ -8,8 +8,6 @@ import sys
 from fractions import Fraction
 
 import pytest
-from hypothesis import settings
-from hypothesis.stateful import run_state_machine_as_test
 
 from autograd.testing import resolve_engine
 from autograd.testing.boundary import child_path
@@ -21,7 +19,7 @@ from autograd.testing.checks import (
     stateful_machine,
 )
 from autograd.testing.ops import OPS
-from tests.picks import Picks
+from tests.picks import Picks, scripts_of
 
 
 def test_a_stateful_reproducer_runs_what_the_harness_ran_on_zero_d_array_gradients():
@@ -112,15 +110,7 @@ def test_the_machine_zeroes_only_a_gradient_a_pass_gave_and_often_passes_again_a
     # a generation statistic: zeroing waits for a pass; pass, zero, pass again is common (62 of 120
     # runs when written, 1 in 4 asserted: the runs of one stream are alike, so 100 of them), and
     # so is zeroing as a rule of its own, after building (31 of 120, 1 in 10 asserted)
-    scripts = []
-
-    class Recording(stateful_machine("autograd")):
-        def teardown(self):
-            scripts.append(self.script)
-
-    run_state_machine_as_test(
-        Recording, settings=settings(max_examples=100, derandomize=True, database=None, deadline=None)
-    )
+    scripts = scripts_of(stateful_machine("autograd"), 100)
     # every op the machine has is drawn (an exact engine with every op: all of them)
     made = [re.match(r"v\d+ = (.*)", step) for script in scripts for step in script]
     built = {re.sub(r"v\d+", "x", m[1]) for m in made if m}
@@ -158,17 +148,8 @@ def test_a_pass_may_zero_a_leaf_and_pass_again_itself():
 
 
 def test_an_engine_whose_gradient_cannot_be_written_is_never_zeroed():
-    scripts = []
-
     eng = resolve_engine(adapter="tests.engines.no_set_grad:adapter")
-
-    class Recording(stateful_machine(eng, backward_convention(eng))):
-        def teardown(self):
-            scripts.append(self.script)
-
-    run_state_machine_as_test(
-        Recording, settings=settings(max_examples=20, derandomize=True, database=None, deadline=None)
-    )
+    scripts = scripts_of(stateful_machine(eng, backward_convention(eng)), 20)
     passes = sum(".backward()" in step for script in scripts for step in script)
     assert passes >= 20 and not any(step.endswith("= 0") for script in scripts for step in script)
 
