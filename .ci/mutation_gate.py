@@ -11,13 +11,13 @@
 
 Targets:
 * ``engine``: [tool.mutmut] of pyproject.toml as it is (the engine and the network
-  against all three test directories); survivors listed in regressions/MUTANTS.md.
+  against all three test directories); survivors listed in .ci/mutation/survivors/engine.md.
 * every other target ``T`` (``oracles``, ``compiler`` (``autograd.compile``), the verdict
   logic ``verdicts`` (findings, verdicts, reproducers), and the offline ones): [tool.mutation_gate.T]
   in pyproject.toml, its modules against the self-tests that exercise them.  mutmut reads one
   [tool.mutmut] from the working directory, so such a target runs in a copy of the project
   (``mutants-T/``) whose [tool.mutmut] is the engine's with those keys replaced; survivors
-  listed in regressions/MUTANTS-T.md.  Inspect a mutant there: ``cd mutants-T && python -m
+  listed in .ci/mutation/survivors/T.md.  Inspect a mutant there: ``cd mutants-T && python -m
   mutmut show NAME``.
 * ``functions = [...]`` in a target's table: the target is a *part* of its module, the functions
   (``_search``, methods ``_Trials.*``; fnmatch patterns over qualified names) it mutates.  A module
@@ -120,7 +120,7 @@ def is_offline(target: str) -> bool:
 
 
 def doc_path(target: str) -> Path:
-    return ROOT / "regressions" / ("MUTANTS.md" if target == "engine" else f"MUTANTS-{target}.md")
+    return ROOT / ".ci" / "mutation" / "survivors" / f"{target}.md"
 
 
 def workdir_of(target: str) -> Path:
