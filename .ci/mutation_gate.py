@@ -19,12 +19,6 @@ Targets:
   (``mutants-T/``) whose [tool.mutmut] is the engine's with those keys replaced; survivors
   listed in .ci/mutation/survivors/T.md.  Inspect a mutant there: ``cd mutants-T && python -m
   mutmut show NAME``.
-* ``functions = [...]`` in a target's table: the target is a *part* of its module, the functions
-  (``_search``, methods ``_Trials.*``; fnmatch patterns over qualified names) it mutates.  A module
-  too big for one session's run (audit.py: 1978 mutants) is gated part by part, each part with its
-  own list, its own test selection and its own digest: the sha256 of its functions' source text,
-  so an edit elsewhere in the module leaves its list current.  Every function of such a module
-  must be in exactly one part (``--check-stale`` fails otherwise), so no function goes ungated.
 * ``offline = true`` in a target's table: too slow for CI's budget (the audit's and the
   probes' tests run engines in subprocesses for minutes per surviving mutant).  It runs in
   ``tox -e mutation-offline``; its MUTANTS file records the sha256 of each module it
@@ -54,8 +48,6 @@ mutmut exits 0 whatever survives, so this script judges the run itself:
 from __future__ import annotations
 
 import argparse
-import ast
-import fnmatch
 import hashlib
 import json
 import os
@@ -72,7 +64,7 @@ import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 # keys of [tool.mutation_gate.T] that are the gate's, not mutmut's
-GATE_KEYS = ("offline", "group", "functions")
+GATE_KEYS = ("offline", "group")
 # Not copied into a target's working copy: version control, caches, earlier runs.
 NOT_COPIED = shutil.ignore_patterns(
     ".git", ".tox", ".venv", "mutants", "mutants-*", "__pycache__", ".*_cache", ".hypothesis", "*.egg-info"
@@ -134,79 +126,14 @@ def mutmut_config(target: str) -> dict:
     return config
 
 
-def function_sources(path: str) -> dict[str, str]:
-    """{qualified name: source text} of the functions mutmut mutates in a module: its top-level
-    functions and its classes' methods (a nested function is part of the one around it)."""
-    text = (ROOT / path).read_text(encoding="utf-8")
-    found = {}
-    for node in ast.parse(text).body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            found[node.name] = ast.get_source_segment(text, node) or ""
-        elif isinstance(node, ast.ClassDef):
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                    found[f"{node.name}.{item.name}"] = ast.get_source_segment(text, item) or ""
-    return found
+def source_digest(path: str) -> str:
+    """sha256 of a module's file."""
+    return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
 
 
-def matches(name: str, patterns: list[str]) -> bool:
-    """Whether a name (a function's, or a mutant's) matches one of a part's fnmatch patterns."""
-    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
-
-
-def part_functions(path: str, patterns: list[str]) -> list[str]:
-    """The qualified names of ``path``'s functions that the patterns of a part match."""
-    return sorted(q for q in function_sources(path) if matches(q, patterns))
-
-
-def part_of(target: str) -> list[str] | None:
-    """A part's function patterns (``functions`` in its table), or None for a whole-module target."""
-    return targets()[target].get("functions")
-
-
-def part_globs(config: dict, patterns: list[str]) -> list[str]:
-    """mutmut's names of a part's mutants, as globs: ``autograd.m.x__f__mutmut_*`` for a function,
-    ``autograd.m.xǁCǁm__mutmut_*`` for a method."""
-    globs = []
-    for path in config["only_mutate"]:
-        module = path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
-        for q in part_functions(path, patterns):
-            cls, _, name = q.rpartition(".")
-            globs.append(f"{module}.xǁ{cls}ǁ{name}__mutmut_*" if cls else f"{module}.x_{name}__mutmut_*")
-    return globs
-
-
-def source_digest(path: str, patterns: list[str] | None = None) -> str:
-    """sha256 of the module, or of a part's functions (name and source text of each, in name order)."""
-    if patterns is None:
-        return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
-    sources = function_sources(path)
-    text = "".join(f"{q}\n{sources[q]}\n" for q in part_functions(path, patterns))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def source_lines(config: dict, patterns: list[str] | None = None) -> list[str]:
+def source_lines(config: dict) -> list[str]:
     """The lines a MUTANTS file records its run's sources with (checked for offline targets)."""
-    return [f"- source `{path}` sha256 `{source_digest(path, patterns)}`" for path in config["only_mutate"]]
-
-
-def unpartitioned(names: list[str]) -> list[str]:
-    """Failures: a function of a module gated in parts that no part, or more than one, mutates."""
-    parts: dict[str, list[tuple[str, list[str]]]] = {}
-    for target in names:
-        table = targets()[target]
-        for path in table.get("only_mutate", []) if "functions" in table else []:
-            parts.setdefault(path, []).append((target, table["functions"]))
-    failures = []
-    for path, owners in parts.items():
-        for q in function_sources(path):
-            owning = [t for t, patterns in owners if matches(q, patterns)]
-            if len(owning) != 1:
-                failures.append(
-                    f"{path}: `{q}` is in {len(owning)} parts ({', '.join(owning) or 'none'}): every "
-                    "function of a module gated in parts must be in exactly one"
-                )
-    return failures
+    return [f"- source `{path}` sha256 `{source_digest(path)}`" for path in config["only_mutate"]]
 
 
 def toml_table(name: str, table: dict) -> str:
@@ -304,16 +231,15 @@ def check_stale(names: list[str]) -> list[str]:
                 flush=True,
             )
             continue
-        config, patterns = mutmut_config(target), part_of(target)
-        for path in config["only_mutate"]:
-            if recorded.get(path) != source_digest(path, patterns):
+        for path in mutmut_config(target)["only_mutate"]:
+            if recorded.get(path) != source_digest(path):
                 failures.append(
                     f"{target}: {doc.relative_to(ROOT)} lists the survivors of another {path} "
                     f"(recorded sha256 {recorded.get(path, 'none')[:12]}, "
-                    f"now {source_digest(path, patterns)[:12]}); "
+                    f"now {source_digest(path)[:12]}); "
                     "run `tox -e mutation-offline` and commit the list"
                 )
-    return failures + unpartitioned(names)
+    return failures
 
 
 def excluded_lines(config: dict) -> list[str]:
@@ -327,22 +253,16 @@ def excluded_lines(config: dict) -> list[str]:
     return found
 
 
-def statuses(workdir: Path, every: bool = False) -> dict[str, str]:
-    """{mutant name: status} for every mutant `mutmut results` lists (all but the killed ones, or all
-    with ``every``): the caller picks the surviving ones (SURVIVING) and the ones that timed out
-    (counted as killed)."""
-    out = mutmut(workdir, "results", *(["--all", "true"] if every else [])).stdout
+def statuses(workdir: Path) -> dict[str, str]:
+    """{mutant name: status} for every mutant `mutmut results` lists (all but the killed ones): the
+    caller picks the surviving ones (SURVIVING) and the ones that timed out (counted as killed)."""
+    out = mutmut(workdir, "results").stdout
     found = {}
     for line in out.splitlines():
         name, sep, status = line.strip().rpartition(": ")
         if sep and "__mutmut_" in name:
             found[name] = status
     return found
-
-
-def part_statuses(workdir: Path, globs: list[str]) -> dict[str, str]:
-    """{mutant name: status} of every mutant of a part (killed ones too)."""
-    return {name: status for name, status in statuses(workdir, every=True).items() if matches(name, globs)}
 
 
 def main() -> int:
@@ -403,41 +323,18 @@ def gate(target: str, args: argparse.Namespace) -> bool:
         shutil.rmtree(workdir / "mutants", ignore_errors=True)
     print(f"mutation gate, target {target}: {', '.join(config['only_mutate'])}", flush=True)
     start = time.perf_counter()
-    patterns = part_of(target)
-    globs = part_globs(config, patterns) if patterns else []
-    if patterns:
-        part = [q for path in config["only_mutate"] for q in part_functions(path, patterns)]
-        print(f"the part: {', '.join(part)}", flush=True)
-    # a part's run names its mutants (globs); mutmut then runs only those and re-runs them all.
-    # Reused, it names only the ones not checked yet (a result kept stands, as in a module's run;
-    # a survivor of older tests must be re-run by name before its list is trusted)
-    names = globs
-    if globs and args.reuse and (workdir / "mutants").exists():
-        names = [n for n, status in part_statuses(workdir, globs).items() if status == "not checked"]
-        print(f"reused: {len(names)} of the part's mutants not checked yet", flush=True)
-    run = (
-        mutmut(workdir, "run", "--max-children", str(args.max_children), *names)
-        if names or not globs
-        else None
-    )
+    run = mutmut(workdir, "run", "--max-children", str(args.max_children))
     minutes = (time.perf_counter() - start) / 60
-    if run is not None and run.returncode != 0:
+    if run.returncode != 0:
         print(f"mutation gate ({target}): FAILED, `mutmut run` exited with {run.returncode}")
         return False
-    if globs:  # a part: its own mutants' statuses, counted as export-cicd-stats counts a module's
-        reported = part_statuses(workdir, globs)
-        stats = Counter(status.replace(" ", "_") for status in reported.values())
-        stats["total"] = len(reported)
-    else:
-        export = mutmut(workdir, "export-cicd-stats")
-        stats_file = workdir / "mutants" / "mutmut-cicd-stats.json"
-        if export.returncode != 0 or not stats_file.exists():
-            print(
-                f"mutation gate ({target}): FAILED, no statistics from mutmut: {export.stdout}{export.stderr}"
-            )
-            return False
-        stats = json.loads(stats_file.read_text(encoding="utf-8"))
-        reported = statuses(workdir)
+    export = mutmut(workdir, "export-cicd-stats")
+    stats_file = workdir / "mutants" / "mutmut-cicd-stats.json"
+    if export.returncode != 0 or not stats_file.exists():
+        print(f"mutation gate ({target}): FAILED, no statistics from mutmut: {export.stdout}{export.stderr}")
+        return False
+    stats = json.loads(stats_file.read_text(encoding="utf-8"))
+    reported = statuses(workdir)
     counted = sum(v for k, v in stats.items() if k != "total")
     stats["not_checked"] = stats.get("not_checked", 0) + stats["total"] - counted
     alive = {name: status for name, status in reported.items() if status in SURVIVING}
@@ -500,7 +397,7 @@ def gate(target: str, args: argparse.Namespace) -> bool:
             function, change = identity[name]
             print(f"| `{function}` | {change} | {status} | why: ... ({name}) |")
         print("\nthe sources of this run (an offline target's MUTANTS file must record them):")
-        print("\n".join(source_lines(config, patterns)))
+        print("\n".join(source_lines(config)))
     if failures:
         print(f"\nmutation gate ({target}): FAILED\n- " + "\n- ".join(failures))
         return False
