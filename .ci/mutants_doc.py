@@ -1,4 +1,4 @@
-"""Write a target's MUTANTS file from the gate's ``--list`` output and a verdict per survivor.
+"""Write a target's survivor list from the gate's ``--list`` output and a verdict per survivor.
 
     python .ci/mutation_gate.py --target T --list > T.log
     python .ci/mutants_doc.py T.log header.md reasons.json .ci/mutation/survivors/T.md

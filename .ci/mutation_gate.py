@@ -7,24 +7,24 @@
     python .ci/mutation_gate.py --target offline  # the targets too slow for CI (tox -e mutation-offline)
     python .ci/mutation_gate.py --check-stale     # only: are the offline targets' lists of the code as it is?
     python .ci/mutation_gate.py --reuse           # judge again without re-running from scratch
-    python .ci/mutation_gate.py --list            # also print each survivor as a MUTANTS table row
+    python .ci/mutation_gate.py --list            # also print each survivor as a row of its list
 
 Targets:
 * ``engine``: [tool.mutmut] of pyproject.toml as it is (the engine and the network
-  against all three test directories); survivors listed in .ci/mutation/survivors/engine.md.
-* every other target ``T`` (``oracles``, ``compiler`` (``autograd.compile``), the verdict
-  logic ``verdicts`` (findings, verdicts, reproducers), and the offline ones): [tool.mutation_gate.T]
-  in pyproject.toml, its modules against the self-tests that exercise them.  mutmut reads one
-  [tool.mutmut] from the working directory, so such a target runs in a copy of the project
-  (``mutants-T/``) whose [tool.mutmut] is the engine's with those keys replaced; survivors
-  listed in .ci/mutation/survivors/T.md.  Inspect a mutant there: ``cd mutants-T && python -m
-  mutmut show NAME``.
+  against all three test directories, what a plain ``mutmut run`` uses).
+* every other target ``T``: [targets.T] of .ci/mutation/targets.toml, its modules against
+  the tests that exercise them (test selections shared by several targets are [tests.NAME]
+  tables there, named by the targets).  mutmut reads one [tool.mutmut] from the working
+  directory, so such a target runs in a copy of the project (``mutants-T/``) whose
+  [tool.mutmut] is the engine's with the target's modules and tests.  Inspect a mutant
+  there: ``cd mutants-T && python -m mutmut show NAME``.
 * ``offline = true`` in a target's table: too slow for CI's budget (the audit's and the
   probes' tests run engines in subprocesses for minutes per surviving mutant).  It runs in
-  ``tox -e mutation-offline``; its MUTANTS file records the sha256 of each module it
-  mutated, and CI (``--target all``) fails when a module no longer has that hash: the
-  committed list is stale, run the offline target again.
+  ``tox -e mutation-offline``; its list records the sha256 of each module it mutated, and
+  CI (``--target all``) fails when a module no longer has that hash: the committed list
+  is stale, run the offline target again.
 
+Each target's survivors are listed in .ci/mutation/survivors/T.md.
 A survivor is listed by a stable identity, what the mutant changes: the function
 (``autograd.engine.Value.__add__``) and the changed text of mutmut's diff (``old`` → ``new``),
 not mutmut's per-function number, so an edit elsewhere in the module does not invalidate
@@ -37,10 +37,10 @@ mutmut exits 0 whatever survives, so this script judges the run itself:
   killed, as in mutmut's own score: a hang fails CI by its time limit (the strategies'
   mutants that make a draw's filter reject everything end so);
 * every surviving mutant (status "survived" or "no tests") must be listed in
-  the target's MUTANTS file, and every mutant listed there must still survive,
+  the target's list, and every mutant listed there must still survive,
   so the list stays true;
 * every line excluded from mutation (``# pragma: no mutate`` or the
-  ``do_not_mutate_patterns`` of [tool.mutmut]) must be listed there too;
+  ``do_not_mutate_patterns`` of the target) must be listed there too;
 * the score, killed / all mutants, must reach the threshold that list implies:
   (all - listed survivors) / all.
 """
@@ -63,8 +63,19 @@ from pathlib import Path
 import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-# keys of [tool.mutation_gate.T] that are the gate's, not mutmut's
-GATE_KEYS = ("offline", "group")
+TARGETS = ROOT / ".ci" / "mutation" / "targets.toml"  # every target but the engine: see its header
+TARGET_KEYS = (
+    "only_mutate",
+    "tests",
+    "select",
+    "deselect",
+    "markers",
+    "do_not_mutate_patterns",
+    "offline",
+    "group",
+)
+SELECTION_KEYS = ("select", "deselect", "markers")
+PYTEST_ARGS = ["--hypothesis-profile=mutation", "-p", "no:cacheprovider"]  # every target's run
 # Not copied into a target's working copy: version control, caches, earlier runs.
 NOT_COPIED = shutil.ignore_patterns(
     ".git", ".tox", ".venv", "mutants", "mutants-*", "__pycache__", ".*_cache", ".hypothesis", "*.egg-info"
@@ -93,9 +104,24 @@ def pyproject() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
+def targets_file() -> dict:
+    return tomllib.loads(TARGETS.read_text(encoding="utf-8"))
+
+
 def targets() -> dict[str, dict]:
-    """Every target's gate table: {"engine": {}, name: [tool.mutation_gate.name], ...}."""
-    return {"engine": {}, **pyproject()["tool"].get("mutation_gate", {})}
+    """Every target's table: {"engine": {}, name: [targets.name] of targets.toml, ...}."""
+    tables = targets_file().get("targets", {})
+    for name, table in tables.items():
+        unknown = sorted(set(table) - set(TARGET_KEYS))
+        if unknown or "only_mutate" not in table:
+            raise ValueError(
+                f"{TARGETS.relative_to(ROOT)}: [targets.{name}] "
+                + (f"has unknown keys {unknown}" if unknown else "has no only_mutate")
+                + f"; a target's keys are {', '.join(TARGET_KEYS)}"
+            )
+    if "engine" in tables:
+        raise ValueError(f"{TARGETS.relative_to(ROOT)}: `engine` is [tool.mutmut] of pyproject.toml")
+    return {"engine": {}, **tables}
 
 
 def groups() -> dict[str, list[str]]:
@@ -104,6 +130,9 @@ def groups() -> dict[str, list[str]]:
     for name, table in targets().items():
         if "group" in table:
             found.setdefault(table["group"], []).append(name)
+    clash = sorted(set(found) & {*targets(), "all", "offline"})
+    if clash:
+        raise ValueError(f"{TARGETS.relative_to(ROOT)}: group names {clash} are names of targets")
     return found
 
 
@@ -119,10 +148,49 @@ def workdir_of(target: str) -> Path:
     return ROOT if target == "engine" else ROOT / f"mutants-{target}"
 
 
+def selection(target: str) -> tuple[list[str], list[str], str | None]:
+    """The tests a target runs, deselects and its pytest -m markers: the shared selections its
+    ``tests`` names ([tests.NAME] of targets.toml), then its own select, deselect and markers."""
+    table, shared = targets()[target], targets_file().get("tests", {})
+    parts = []
+    for name in table.get("tests", []):
+        if name not in shared:
+            raise ValueError(
+                f"{TARGETS.relative_to(ROOT)}: [targets.{target}] runs tests {name!r}: no [tests.{name}]"
+            )
+        unknown = sorted(set(shared[name]) - set(SELECTION_KEYS))
+        if unknown:
+            raise ValueError(f"{TARGETS.relative_to(ROOT)}: [tests.{name}] has unknown keys {unknown}")
+        parts.append(shared[name])
+    parts.append(table)
+    select = [test for part in parts for test in part.get("select", [])]
+    deselect = [test for part in parts for test in part.get("deselect", [])]
+    markers = sorted({part["markers"] for part in parts if "markers" in part})
+    if not select or len(markers) > 1:
+        raise ValueError(
+            f"{TARGETS.relative_to(ROOT)}: [targets.{target}] "
+            + ("selects no test" if not select else f"has two markers expressions {markers}")
+        )
+    return select, deselect, (markers[0] if markers else None)
+
+
 def mutmut_config(target: str) -> dict:
-    """The [tool.mutmut] that the target's run uses."""
+    """The [tool.mutmut] that the target's run uses: the engine's, with the target's modules and tests."""
     config = dict(pyproject()["tool"]["mutmut"])
-    config.update({k: v for k, v in targets()[target].items() if k not in GATE_KEYS})
+    if target == "engine":
+        return config
+    table = targets()[target]
+    select, deselect, markers = selection(target)
+    config.update(
+        only_mutate=table["only_mutate"],
+        pytest_add_cli_args_test_selection=select,
+        pytest_add_cli_args=[
+            *PYTEST_ARGS,
+            *(["-m", markers] if markers else []),
+            *(f"--deselect={test}" for test in deselect),
+        ],
+        do_not_mutate_patterns=table.get("do_not_mutate_patterns", []),
+    )
     return config
 
 
@@ -132,7 +200,7 @@ def source_digest(path: str) -> str:
 
 
 def source_lines(config: dict) -> list[str]:
-    """The lines a MUTANTS file records its run's sources with (checked for offline targets)."""
+    """The lines a survivor list records its run's sources with (checked for offline targets)."""
     return [f"- source `{path}` sha256 `{source_digest(path)}`" for path in config["only_mutate"]]
 
 
@@ -178,7 +246,7 @@ def function_of(name: str) -> str:
 
 
 def change_of(diff: str) -> str:
-    """The changed text of a mutant's unified diff, as a MUTANTS cell: `old` → `new`."""
+    """The changed text of a mutant's unified diff, as a survivor list's cell: `old` → `new`."""
     lines = diff.splitlines()
     lines = lines[2:] if lines[:1] and lines[0].startswith("--- ") else lines  # the file names
     old = [line[1:].strip() for line in lines if line.startswith("-") and not line.startswith("---")]
@@ -204,7 +272,7 @@ def identities(workdir: Path, names: list[str]) -> dict[str, tuple[str, str]]:
 
 
 def documented(doc: Path) -> tuple[Counter[tuple[str, str]], int]:
-    """The survivors a MUTANTS file lists, (function, change) with multiplicity, and its excluded lines."""
+    """The survivors a survivor list lists, (function, change) with multiplicity, and its excluded lines."""
     text = doc.read_text(encoding="utf-8") if doc.exists() else ""
     survivors_part, _, excluded_part = text.partition("## Excluded")
     excluded_rows = [line for line in excluded_part.splitlines() if line.startswith("| `")]
@@ -213,7 +281,7 @@ def documented(doc: Path) -> tuple[Counter[tuple[str, str]], int]:
 
 
 def check_stale(names: list[str]) -> list[str]:
-    """Failures: an offline target whose MUTANTS file does not record the sources as they are now."""
+    """Failures: an offline target whose survivor list does not record the sources as they are now."""
     failures = []
     for target in names:
         doc = doc_path(target)
@@ -273,7 +341,7 @@ def main() -> int:
         "--reuse", action="store_true", help="keep mutants/ (incremental run) instead of rm -rf"
     )
     parser.add_argument(
-        "--list", action="store_true", help="print survivors as rows for the target's MUTANTS file"
+        "--list", action="store_true", help="print survivors as rows for the target's survivor list"
     )
     parser.add_argument(
         "--target",
@@ -396,7 +464,7 @@ def gate(target: str, args: argparse.Namespace) -> bool:
         for name, status in sorted(alive.items(), key=lambda item: identity[item[0]]):
             function, change = identity[name]
             print(f"| `{function}` | {change} | {status} | why: ... ({name}) |")
-        print("\nthe sources of this run (an offline target's MUTANTS file must record them):")
+        print("\nthe sources of this run (an offline target's survivor list must record them):")
         print("\n".join(source_lines(config)))
     if failures:
         print(f"\nmutation gate ({target}): FAILED\n- " + "\n- ".join(failures))
