@@ -4,6 +4,7 @@
     python .ci/mutation_gate.py --target oracles  # the oracles, against the checker's self-tests
     python .ci/mutation_gate.py --target all      # every CI target in turn, then --check-stale
     python .ci/mutation_gate.py --target harness  # the verdict logic: findings, verdicts, reproducers
+    python .ci/mutation_gate.py --target boundary # the engine boundary, against discovery's fast tests
     python .ci/mutation_gate.py --target offline  # the targets too slow for CI (tox -e mutation-offline)
     python .ci/mutation_gate.py --check-stale     # only: are the offline targets' lists of the code as it is?
     python .ci/mutation_gate.py --reuse           # judge again without re-running from scratch
@@ -64,17 +65,8 @@ import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = ROOT / ".ci" / "mutation" / "targets.toml"  # every target but the engine: see its header
-TARGET_KEYS = (
-    "only_mutate",
-    "tests",
-    "select",
-    "deselect",
-    "markers",
-    "do_not_mutate_patterns",
-    "offline",
-    "group",
-)
-SELECTION_KEYS = ("select", "deselect", "markers")
+SELECTION_KEYS = ("select", "deselect", "markers")  # of a [tests.NAME] table, and of a target's own tests
+TARGET_KEYS = ("only_mutate", "tests", *SELECTION_KEYS, "do_not_mutate_patterns", "offline", "group")
 PYTEST_ARGS = ["--hypothesis-profile=mutation", "-p", "no:cacheprovider"]  # every target's run
 # Not copied into a target's working copy: version control, caches, earlier runs.
 NOT_COPIED = shutil.ignore_patterns(
@@ -272,7 +264,7 @@ def identities(workdir: Path, names: list[str]) -> dict[str, tuple[str, str]]:
 
 
 def documented(doc: Path) -> tuple[Counter[tuple[str, str]], int]:
-    """The survivors a survivor list lists, (function, change) with multiplicity, and its excluded lines."""
+    """The survivors a list names, (function, change) with multiplicity, and its excluded lines."""
     text = doc.read_text(encoding="utf-8") if doc.exists() else ""
     survivors_part, _, excluded_part = text.partition("## Excluded")
     excluded_rows = [line for line in excluded_part.splitlines() if line.startswith("| `")]
