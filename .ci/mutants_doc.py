@@ -1,7 +1,7 @@
-"""Write a target's MUTANTS file from the gate's ``--list`` output and a verdict per survivor.
+"""Write a target's survivor list from the gate's ``--list`` output and a verdict per survivor.
 
     python .ci/mutation_gate.py --target T --list > T.log
-    python .ci/mutants_doc.py T.log header.md reasons.json regressions/MUTANTS-T.md
+    python .ci/mutants_doc.py T.log header.md reasons.json .ci/mutation/survivors/T.md
 
 header.md: the file's text with {SOURCES}, {RUN} and {ROWS} in it; reasons.json: {mutant name: why it
 is not killed}, and "__run__": the text for {RUN}.  Fails when a survivor has no reason.

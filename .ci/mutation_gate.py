@@ -4,33 +4,28 @@
     python .ci/mutation_gate.py --target oracles  # the oracles, against the checker's self-tests
     python .ci/mutation_gate.py --target all      # every CI target in turn, then --check-stale
     python .ci/mutation_gate.py --target harness  # the verdict logic: findings, verdicts, reproducers
+    python .ci/mutation_gate.py --target boundary # the engine boundary, against discovery's fast tests
     python .ci/mutation_gate.py --target offline  # the targets too slow for CI (tox -e mutation-offline)
     python .ci/mutation_gate.py --check-stale     # only: are the offline targets' lists of the code as it is?
     python .ci/mutation_gate.py --reuse           # judge again without re-running from scratch
-    python .ci/mutation_gate.py --list            # also print each survivor as a MUTANTS table row
+    python .ci/mutation_gate.py --list            # also print each survivor as a row of its list
 
 Targets:
 * ``engine``: [tool.mutmut] of pyproject.toml as it is (the engine and the network
-  against all three test directories); survivors listed in regressions/MUTANTS.md.
-* every other target ``T`` (``oracles``, ``compiler`` (``autograd.compile``), the verdict
-  logic ``verdicts`` (findings, verdicts, reproducers), and the offline ones): [tool.mutation_gate.T]
-  in pyproject.toml, its modules against the self-tests that exercise them.  mutmut reads one
-  [tool.mutmut] from the working directory, so such a target runs in a copy of the project
-  (``mutants-T/``) whose [tool.mutmut] is the engine's with those keys replaced; survivors
-  listed in regressions/MUTANTS-T.md.  Inspect a mutant there: ``cd mutants-T && python -m
-  mutmut show NAME``.
-* ``functions = [...]`` in a target's table: the target is a *part* of its module, the functions
-  (``_search``, methods ``_Trials.*``; fnmatch patterns over qualified names) it mutates.  A module
-  too big for one session's run (audit.py: 1978 mutants) is gated part by part, each part with its
-  own list, its own test selection and its own digest: the sha256 of its functions' source text,
-  so an edit elsewhere in the module leaves its list current.  Every function of such a module
-  must be in exactly one part (``--check-stale`` fails otherwise), so no function goes ungated.
+  against all three test directories, what a plain ``mutmut run`` uses).
+* every other target ``T``: [targets.T] of .ci/mutation/targets.toml, its modules against
+  the tests that exercise them (test selections shared by several targets are [tests.NAME]
+  tables there, named by the targets).  mutmut reads one [tool.mutmut] from the working
+  directory, so such a target runs in a copy of the project (``mutants-T/``) whose
+  [tool.mutmut] is the engine's with the target's modules and tests.  Inspect a mutant
+  there: ``cd mutants-T && python -m mutmut show NAME``.
 * ``offline = true`` in a target's table: too slow for CI's budget (the audit's and the
   probes' tests run engines in subprocesses for minutes per surviving mutant).  It runs in
-  ``tox -e mutation-offline``; its MUTANTS file records the sha256 of each module it
-  mutated, and CI (``--target all``) fails when a module no longer has that hash: the
-  committed list is stale, run the offline target again.
+  ``tox -e mutation-offline``; its list records the sha256 of each module it mutated, and
+  CI (``--target all``) fails when a module no longer has that hash: the committed list
+  is stale, run the offline target again.
 
+Each target's survivors are listed in .ci/mutation/survivors/T.md.
 A survivor is listed by a stable identity, what the mutant changes: the function
 (``autograd.engine.Value.__add__``) and the changed text of mutmut's diff (``old`` → ``new``),
 not mutmut's per-function number, so an edit elsewhere in the module does not invalidate
@@ -43,10 +38,10 @@ mutmut exits 0 whatever survives, so this script judges the run itself:
   killed, as in mutmut's own score: a hang fails CI by its time limit (the strategies'
   mutants that make a draw's filter reject everything end so);
 * every surviving mutant (status "survived" or "no tests") must be listed in
-  the target's MUTANTS file, and every mutant listed there must still survive,
+  the target's list, and every mutant listed there must still survive,
   so the list stays true;
 * every line excluded from mutation (``# pragma: no mutate`` or the
-  ``do_not_mutate_patterns`` of [tool.mutmut]) must be listed there too;
+  ``do_not_mutate_patterns`` of the target) must be listed there too;
 * the score, killed / all mutants, must reach the threshold that list implies:
   (all - listed survivors) / all.
 """
@@ -54,8 +49,6 @@ mutmut exits 0 whatever survives, so this script judges the run itself:
 from __future__ import annotations
 
 import argparse
-import ast
-import fnmatch
 import hashlib
 import json
 import os
@@ -71,8 +64,10 @@ from pathlib import Path
 import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-# keys of [tool.mutation_gate.T] that are the gate's, not mutmut's
-GATE_KEYS = ("offline", "group", "functions")
+TARGETS = ROOT / ".ci" / "mutation" / "targets.toml"  # every target but the engine: see its header
+SELECTION_KEYS = ("select", "deselect", "markers")  # of a [tests.NAME] table, and of a target's own tests
+TARGET_KEYS = ("only_mutate", "tests", *SELECTION_KEYS, "do_not_mutate_patterns", "offline", "group")
+PYTEST_ARGS = ["--hypothesis-profile=mutation", "-p", "no:cacheprovider"]  # every target's run
 # Not copied into a target's working copy: version control, caches, earlier runs.
 NOT_COPIED = shutil.ignore_patterns(
     ".git", ".tox", ".venv", "mutants", "mutants-*", "__pycache__", ".*_cache", ".hypothesis", "*.egg-info"
@@ -101,9 +96,24 @@ def pyproject() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
+def targets_file() -> dict:
+    return tomllib.loads(TARGETS.read_text(encoding="utf-8"))
+
+
 def targets() -> dict[str, dict]:
-    """Every target's gate table: {"engine": {}, name: [tool.mutation_gate.name], ...}."""
-    return {"engine": {}, **pyproject()["tool"].get("mutation_gate", {})}
+    """Every target's table: {"engine": {}, name: [targets.name] of targets.toml, ...}."""
+    tables = targets_file().get("targets", {})
+    for name, table in tables.items():
+        unknown = sorted(set(table) - set(TARGET_KEYS))
+        if unknown or "only_mutate" not in table:
+            raise ValueError(
+                f"{TARGETS.relative_to(ROOT)}: [targets.{name}] "
+                + (f"has unknown keys {unknown}" if unknown else "has no only_mutate")
+                + f"; a target's keys are {', '.join(TARGET_KEYS)}"
+            )
+    if "engine" in tables:
+        raise ValueError(f"{TARGETS.relative_to(ROOT)}: `engine` is [tool.mutmut] of pyproject.toml")
+    return {"engine": {}, **tables}
 
 
 def groups() -> dict[str, list[str]]:
@@ -112,6 +122,9 @@ def groups() -> dict[str, list[str]]:
     for name, table in targets().items():
         if "group" in table:
             found.setdefault(table["group"], []).append(name)
+    clash = sorted(set(found) & {*targets(), "all", "offline"})
+    if clash:
+        raise ValueError(f"{TARGETS.relative_to(ROOT)}: group names {clash} are names of targets")
     return found
 
 
@@ -120,93 +133,67 @@ def is_offline(target: str) -> bool:
 
 
 def doc_path(target: str) -> Path:
-    return ROOT / "regressions" / ("MUTANTS.md" if target == "engine" else f"MUTANTS-{target}.md")
+    return ROOT / ".ci" / "mutation" / "survivors" / f"{target}.md"
 
 
 def workdir_of(target: str) -> Path:
     return ROOT if target == "engine" else ROOT / f"mutants-{target}"
 
 
+def selection(target: str) -> tuple[list[str], list[str], str | None]:
+    """The tests a target runs, deselects and its pytest -m markers: the shared selections its
+    ``tests`` names ([tests.NAME] of targets.toml), then its own select, deselect and markers."""
+    table, shared = targets()[target], targets_file().get("tests", {})
+    parts = []
+    for name in table.get("tests", []):
+        if name not in shared:
+            raise ValueError(
+                f"{TARGETS.relative_to(ROOT)}: [targets.{target}] runs tests {name!r}: no [tests.{name}]"
+            )
+        unknown = sorted(set(shared[name]) - set(SELECTION_KEYS))
+        if unknown:
+            raise ValueError(f"{TARGETS.relative_to(ROOT)}: [tests.{name}] has unknown keys {unknown}")
+        parts.append(shared[name])
+    parts.append(table)
+    select = [test for part in parts for test in part.get("select", [])]
+    deselect = [test for part in parts for test in part.get("deselect", [])]
+    markers = sorted({part["markers"] for part in parts if "markers" in part})
+    if not select or len(markers) > 1:
+        raise ValueError(
+            f"{TARGETS.relative_to(ROOT)}: [targets.{target}] "
+            + ("selects no test" if not select else f"has two markers expressions {markers}")
+        )
+    return select, deselect, (markers[0] if markers else None)
+
+
 def mutmut_config(target: str) -> dict:
-    """The [tool.mutmut] that the target's run uses."""
+    """The [tool.mutmut] that the target's run uses: the engine's, with the target's modules and tests."""
     config = dict(pyproject()["tool"]["mutmut"])
-    config.update({k: v for k, v in targets()[target].items() if k not in GATE_KEYS})
+    if target == "engine":
+        return config
+    table = targets()[target]
+    select, deselect, markers = selection(target)
+    config.update(
+        only_mutate=table["only_mutate"],
+        pytest_add_cli_args_test_selection=select,
+        pytest_add_cli_args=[
+            *PYTEST_ARGS,
+            *(["-m", markers] if markers else []),
+            *(f"--deselect={test}" for test in deselect),
+        ],
+        do_not_mutate_patterns=table.get("do_not_mutate_patterns", []),
+    )
     return config
 
 
-def function_sources(path: str) -> dict[str, str]:
-    """{qualified name: source text} of the functions mutmut mutates in a module: its top-level
-    functions and its classes' methods (a nested function is part of the one around it)."""
-    text = (ROOT / path).read_text(encoding="utf-8")
-    found = {}
-    for node in ast.parse(text).body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            found[node.name] = ast.get_source_segment(text, node) or ""
-        elif isinstance(node, ast.ClassDef):
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                    found[f"{node.name}.{item.name}"] = ast.get_source_segment(text, item) or ""
-    return found
+def source_digest(path: str) -> str:
+    """sha256 of a module's file."""
+    return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
 
 
-def matches(name: str, patterns: list[str]) -> bool:
-    """Whether a name (a function's, or a mutant's) matches one of a part's fnmatch patterns."""
-    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
-
-
-def part_functions(path: str, patterns: list[str]) -> list[str]:
-    """The qualified names of ``path``'s functions that the patterns of a part match."""
-    return sorted(q for q in function_sources(path) if matches(q, patterns))
-
-
-def part_of(target: str) -> list[str] | None:
-    """A part's function patterns (``functions`` in its table), or None for a whole-module target."""
-    return targets()[target].get("functions")
-
-
-def part_globs(config: dict, patterns: list[str]) -> list[str]:
-    """mutmut's names of a part's mutants, as globs: ``autograd.m.x__f__mutmut_*`` for a function,
-    ``autograd.m.xǁCǁm__mutmut_*`` for a method."""
-    globs = []
-    for path in config["only_mutate"]:
-        module = path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
-        for q in part_functions(path, patterns):
-            cls, _, name = q.rpartition(".")
-            globs.append(f"{module}.xǁ{cls}ǁ{name}__mutmut_*" if cls else f"{module}.x_{name}__mutmut_*")
-    return globs
-
-
-def source_digest(path: str, patterns: list[str] | None = None) -> str:
-    """sha256 of the module, or of a part's functions (name and source text of each, in name order)."""
-    if patterns is None:
-        return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
-    sources = function_sources(path)
-    text = "".join(f"{q}\n{sources[q]}\n" for q in part_functions(path, patterns))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def source_lines(config: dict, patterns: list[str] | None = None) -> list[str]:
-    """The lines a MUTANTS file records its run's sources with (checked for offline targets)."""
-    return [f"- source `{path}` sha256 `{source_digest(path, patterns)}`" for path in config["only_mutate"]]
-
-
-def unpartitioned(names: list[str]) -> list[str]:
-    """Failures: a function of a module gated in parts that no part, or more than one, mutates."""
-    parts: dict[str, list[tuple[str, list[str]]]] = {}
-    for target in names:
-        table = targets()[target]
-        for path in table.get("only_mutate", []) if "functions" in table else []:
-            parts.setdefault(path, []).append((target, table["functions"]))
-    failures = []
-    for path, owners in parts.items():
-        for q in function_sources(path):
-            owning = [t for t, patterns in owners if matches(q, patterns)]
-            if len(owning) != 1:
-                failures.append(
-                    f"{path}: `{q}` is in {len(owning)} parts ({', '.join(owning) or 'none'}): every "
-                    "function of a module gated in parts must be in exactly one"
-                )
-    return failures
+def source_lines(config: dict) -> list[str]:
+    """The lines a survivor list records its run's sources with (checked for offline targets)."""
+    return [f"- source `{path}` sha256 `{source_digest(path)}`" for path in config["only_mutate"]]
 
 
 def toml_table(name: str, table: dict) -> str:
@@ -251,7 +238,7 @@ def function_of(name: str) -> str:
 
 
 def change_of(diff: str) -> str:
-    """The changed text of a mutant's unified diff, as a MUTANTS cell: `old` → `new`."""
+    """The changed text of a mutant's unified diff, as a survivor list's cell: `old` → `new`."""
     lines = diff.splitlines()
     lines = lines[2:] if lines[:1] and lines[0].startswith("--- ") else lines  # the file names
     old = [line[1:].strip() for line in lines if line.startswith("-") and not line.startswith("---")]
@@ -277,7 +264,7 @@ def identities(workdir: Path, names: list[str]) -> dict[str, tuple[str, str]]:
 
 
 def documented(doc: Path) -> tuple[Counter[tuple[str, str]], int]:
-    """The survivors a MUTANTS file lists, (function, change) with multiplicity, and its excluded lines."""
+    """The survivors a list names, (function, change) with multiplicity, and its excluded lines."""
     text = doc.read_text(encoding="utf-8") if doc.exists() else ""
     survivors_part, _, excluded_part = text.partition("## Excluded")
     excluded_rows = [line for line in excluded_part.splitlines() if line.startswith("| `")]
@@ -286,7 +273,7 @@ def documented(doc: Path) -> tuple[Counter[tuple[str, str]], int]:
 
 
 def check_stale(names: list[str]) -> list[str]:
-    """Failures: an offline target whose MUTANTS file does not record the sources as they are now."""
+    """Failures: an offline target whose survivor list does not record the sources as they are now."""
     failures = []
     for target in names:
         doc = doc_path(target)
@@ -304,16 +291,15 @@ def check_stale(names: list[str]) -> list[str]:
                 flush=True,
             )
             continue
-        config, patterns = mutmut_config(target), part_of(target)
-        for path in config["only_mutate"]:
-            if recorded.get(path) != source_digest(path, patterns):
+        for path in mutmut_config(target)["only_mutate"]:
+            if recorded.get(path) != source_digest(path):
                 failures.append(
                     f"{target}: {doc.relative_to(ROOT)} lists the survivors of another {path} "
                     f"(recorded sha256 {recorded.get(path, 'none')[:12]}, "
-                    f"now {source_digest(path, patterns)[:12]}); "
+                    f"now {source_digest(path)[:12]}); "
                     "run `tox -e mutation-offline` and commit the list"
                 )
-    return failures + unpartitioned(names)
+    return failures
 
 
 def excluded_lines(config: dict) -> list[str]:
@@ -327,22 +313,16 @@ def excluded_lines(config: dict) -> list[str]:
     return found
 
 
-def statuses(workdir: Path, every: bool = False) -> dict[str, str]:
-    """{mutant name: status} for every mutant `mutmut results` lists (all but the killed ones, or all
-    with ``every``): the caller picks the surviving ones (SURVIVING) and the ones that timed out
-    (counted as killed)."""
-    out = mutmut(workdir, "results", *(["--all", "true"] if every else [])).stdout
+def statuses(workdir: Path) -> dict[str, str]:
+    """{mutant name: status} for every mutant `mutmut results` lists (all but the killed ones): the
+    caller picks the surviving ones (SURVIVING) and the ones that timed out (counted as killed)."""
+    out = mutmut(workdir, "results").stdout
     found = {}
     for line in out.splitlines():
         name, sep, status = line.strip().rpartition(": ")
         if sep and "__mutmut_" in name:
             found[name] = status
     return found
-
-
-def part_statuses(workdir: Path, globs: list[str]) -> dict[str, str]:
-    """{mutant name: status} of every mutant of a part (killed ones too)."""
-    return {name: status for name, status in statuses(workdir, every=True).items() if matches(name, globs)}
 
 
 def main() -> int:
@@ -353,7 +333,7 @@ def main() -> int:
         "--reuse", action="store_true", help="keep mutants/ (incremental run) instead of rm -rf"
     )
     parser.add_argument(
-        "--list", action="store_true", help="print survivors as rows for the target's MUTANTS file"
+        "--list", action="store_true", help="print survivors as rows for the target's survivor list"
     )
     parser.add_argument(
         "--target",
@@ -403,41 +383,18 @@ def gate(target: str, args: argparse.Namespace) -> bool:
         shutil.rmtree(workdir / "mutants", ignore_errors=True)
     print(f"mutation gate, target {target}: {', '.join(config['only_mutate'])}", flush=True)
     start = time.perf_counter()
-    patterns = part_of(target)
-    globs = part_globs(config, patterns) if patterns else []
-    if patterns:
-        part = [q for path in config["only_mutate"] for q in part_functions(path, patterns)]
-        print(f"the part: {', '.join(part)}", flush=True)
-    # a part's run names its mutants (globs); mutmut then runs only those and re-runs them all.
-    # Reused, it names only the ones not checked yet (a result kept stands, as in a module's run;
-    # a survivor of older tests must be re-run by name before its list is trusted)
-    names = globs
-    if globs and args.reuse and (workdir / "mutants").exists():
-        names = [n for n, status in part_statuses(workdir, globs).items() if status == "not checked"]
-        print(f"reused: {len(names)} of the part's mutants not checked yet", flush=True)
-    run = (
-        mutmut(workdir, "run", "--max-children", str(args.max_children), *names)
-        if names or not globs
-        else None
-    )
+    run = mutmut(workdir, "run", "--max-children", str(args.max_children))
     minutes = (time.perf_counter() - start) / 60
-    if run is not None and run.returncode != 0:
+    if run.returncode != 0:
         print(f"mutation gate ({target}): FAILED, `mutmut run` exited with {run.returncode}")
         return False
-    if globs:  # a part: its own mutants' statuses, counted as export-cicd-stats counts a module's
-        reported = part_statuses(workdir, globs)
-        stats = Counter(status.replace(" ", "_") for status in reported.values())
-        stats["total"] = len(reported)
-    else:
-        export = mutmut(workdir, "export-cicd-stats")
-        stats_file = workdir / "mutants" / "mutmut-cicd-stats.json"
-        if export.returncode != 0 or not stats_file.exists():
-            print(
-                f"mutation gate ({target}): FAILED, no statistics from mutmut: {export.stdout}{export.stderr}"
-            )
-            return False
-        stats = json.loads(stats_file.read_text(encoding="utf-8"))
-        reported = statuses(workdir)
+    export = mutmut(workdir, "export-cicd-stats")
+    stats_file = workdir / "mutants" / "mutmut-cicd-stats.json"
+    if export.returncode != 0 or not stats_file.exists():
+        print(f"mutation gate ({target}): FAILED, no statistics from mutmut: {export.stdout}{export.stderr}")
+        return False
+    stats = json.loads(stats_file.read_text(encoding="utf-8"))
+    reported = statuses(workdir)
     counted = sum(v for k, v in stats.items() if k != "total")
     stats["not_checked"] = stats.get("not_checked", 0) + stats["total"] - counted
     alive = {name: status for name, status in reported.items() if status in SURVIVING}
@@ -499,8 +456,8 @@ def gate(target: str, args: argparse.Namespace) -> bool:
         for name, status in sorted(alive.items(), key=lambda item: identity[item[0]]):
             function, change = identity[name]
             print(f"| `{function}` | {change} | {status} | why: ... ({name}) |")
-        print("\nthe sources of this run (an offline target's MUTANTS file must record them):")
-        print("\n".join(source_lines(config, patterns)))
+        print("\nthe sources of this run (an offline target's survivor list must record them):")
+        print("\n".join(source_lines(config)))
     if failures:
         print(f"\nmutation gate ({target}): FAILED\n- " + "\n- ".join(failures))
         return False
