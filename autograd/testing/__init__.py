@@ -64,11 +64,14 @@ from autograd.testing.oracles import (
     assert_grads_symbolic,
     gradcheck,
 )
+from autograd.testing.reference import UNDEFINED, Certified, ReferenceUnresolved, certify
 from autograd.testing.verify import CHECKS, CheckResult, verify_engine
 
 __all__ = [
     "CHECKS",
+    "UNDEFINED",
     "AuditReport",
+    "Certified",
     "CheckOutcome",
     "CheckResult",
     "Engine",
@@ -79,6 +82,7 @@ __all__ = [
     "Graph",
     "Node",
     "OracleInconclusive",
+    "ReferenceUnresolved",
     "assert_grads_exact",
     "assert_grads_fd",
     "assert_grads_symbolic",
@@ -87,6 +91,7 @@ __all__ = [
     "assert_hessian_symbolic",
     "assert_third_exact",
     "audit",
+    "certify",
     "check_second_order",
     "gradcheck",
     "gradgradcheck",
