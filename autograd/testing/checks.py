@@ -40,6 +40,7 @@ from autograd.testing.oracles import (
     symbolic_tolerances,
     working_precision,
 )
+from autograd.testing.reference import certify
 from autograd.testing.reproducers import grad_assignment, program
 
 __all__ = [
@@ -376,12 +377,10 @@ def _local_partials(op: str, nargs: int, c: Any) -> tuple[Any, tuple[Any, ...]]:
 def _exact_partials(op: str, c: Any, vals: Sequence[Fraction]) -> list[Fraction]:
     """d op / d operand at an exact point, from sympy's diff of the table's expression."""
     symbols, partials = _local_partials(op, len(vals), c)
-    point = {s: sympy.Rational(v.numerator, v.denominator) for s, v in zip(symbols, map(Fraction, vals))}
-    out = []
-    for p in partials:
-        r = sympy.Rational(p.xreplace(point))
-        out.append(Fraction(int(r.p), int(r.q)))
-    return out
+    found = certify(symbols, partials, vals)  # the table's rational ops: exact Fractions
+    if not all(f.exact and f.defined for f in found):
+        raise ValueError(f"{op}: its partials at {tuple(vals)} are not exact rationals: {found}")
+    return [f.value for f in found]
 
 
 def _reachable(args: Sequence[tuple[int, ...] | None], y: int) -> set[int]:
