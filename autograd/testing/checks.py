@@ -702,18 +702,15 @@ def stateful_machine(
                 model_backward(self.args, self.ops, self.exact, self.model, y, convention)
                 reached = _reachable(self.args, y)
                 leaves = [k for k in range(len(self.values)) if self.args[k] is None]
-                point = {
-                    self.exprs[j]: sympy.Rational(self.exact[j].numerator, self.exact[j].denominator)
-                    for j in leaves
-                }
+                symbols, point = [self.exprs[j] for j in leaves], [self.exact[j] for j in leaves]
                 for k in reached:
                     self.is_value[k] = True
                     if self.args[k] is None and self.args[y] is not None:
                         first = sympy.diff(self.exprs[y], self.exprs[k])
                         row = self.second.setdefault(k, {})
                         for j in leaves:
-                            d = sympy.Rational(sympy.diff(first, self.exprs[j]).xreplace(point))
-                            row[j] = row.get(j, Fraction(0)) + Fraction(int(d.p), int(d.q))
+                            (d,) = certify(symbols, [sympy.diff(first, self.exprs[j])], point)
+                            row[j] = row.get(j, Fraction(0)) + d.value  # rational ops: a Fraction
                 self.unknown -= reached
                 if data.draw(st.booleans()):  # at once, half the time: the commonest way to use it
                     self.differentiate_a_gradient(data)
