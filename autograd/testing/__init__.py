@@ -9,6 +9,10 @@ differences.  Random computation graphs come from hypothesis strategies.
   sympy and float counterparts, domain, kinks, closure over the rationals).
 * :mod:`autograd.testing.graph`: ``Graph``, a plain-data computation that
   compiles to engine Values, a sympy expression or a float function.
+* :mod:`autograd.testing.reference`: ``certify``, the one reference every oracle
+  and probe calls: the exact value of sympy expressions at floats, certified
+  (exact Fractions, or mpmath intervals settled to one float), ``UNDEFINED`` where
+  it is not a finite real number, else ``ReferenceUnresolved``.
 * :mod:`autograd.testing.strategies`: hypothesis strategies for graphs.
 * :mod:`autograd.testing.oracles`: ``assert_grads_exact``,
   ``assert_grads_symbolic``, ``assert_grads_fd``, ``gradcheck``.
