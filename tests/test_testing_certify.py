@@ -236,3 +236,13 @@ def test_the_textbook_gelu_is_wrong_where_its_value_is_still_a_normal_float():
     assert wrong.summary == (
         "x.gelu() at x = -37.615868313955986: value -0.0, expected -2.225073858507719e-308"
     )
+
+
+# ---------------------------------------------------------------------- no interval version
+def test_a_function_without_an_interval_version_is_certified_by_doubling_point_evaluations():
+    # log(gamma(x)) near 1 cancels: loggamma(1 + 2**-52) = -1.281676242696000840264646e-16 (mpmath,
+    # 200 digits); mpmath.iv has no loggamma, so two point evaluations must agree
+    (found,) = certify((X,), [sympy.loggamma(X)], (1.0000000000000002,))
+    assert not found.exact and float(found) == -1.2816762426960008e-16
+    assert 0 < found.radius <= abs(found.value) * 2.0**-70
+    assert certify((X,), [sympy.loggamma(X)], (0.0,)) == (UNDEFINED,)  # a pole
