@@ -80,7 +80,7 @@ def test_every_op_of_the_table_gets_points_inside_its_region(op):
         region = spec.region(p.const)[p.moved] if p.moved < len(spec.region(p.const)) else sympy.S.Reals
         assert region.contains(sympy.Rational(p.args[p.moved])) is sympy.true, p
         value, partials = probe_edges.reference(op, p.args, p.const)
-        assert abs(value) <= sys.float_info.max
+        assert abs(value) < 2**1024 - 2**970  # rounds to a finite float (max + 1.5 rounds to max)
         if p.check_gradient:
             assert all(g is not None for g in partials), p
     moved = {p.args[p.moved] for p in points}

@@ -19,15 +19,10 @@ import pytest
 import sympy
 
 import autograd
-from autograd.testing.graph import (
-    REFERENCE_MAX_PREC,
-    REFERENCE_REL_WIDTH,
-    REFERENCE_START_PREC,
-    Graph,
-    Node,
-    OracleInconclusive,
-    sym_value,
-)
+from autograd.testing.graph import Graph, Node, OracleInconclusive, sym_value
+from autograd.testing.reference import MAX_PREC as REFERENCE_MAX_PREC
+from autograd.testing.reference import REL_WIDTH as REFERENCE_REL_WIDTH
+from autograd.testing.reference import START_PREC as REFERENCE_START_PREC
 
 TRUE_PREC = 400  # bits of the independent mpmath values
 SLACK = Fraction(1, 2**300)  # their own error, far below every radius judged here
@@ -101,7 +96,7 @@ def test_exact_relu_inputs_are_keyed_by_the_relu_slot_and_only_where_they_reach_
 
 def test_the_exact_reference_dividing_by_zero_is_inconclusive_and_says_so():
     reason = inconclusive_reason(Graph((Fraction(1), Fraction(0)), (Node("div", (0, 1)),)))
-    assert "divides by zero" in reason
+    assert "not a finite real number" in reason
 
 
 def test_a_float_constant_makes_the_reference_an_interval_one():
@@ -192,13 +187,12 @@ def test_a_kink_input_that_is_exactly_0_but_not_computed_so_is_inconclusive():
     assert "met a kink or a pole" in reason and f"at {REFERENCE_MAX_PREC} bits" in reason
 
 
-def test_a_pole_is_inconclusive_after_the_highest_precision():
-    # x0 / x1 at x1 = 0 (the float constant keeps the graph on intervals): [-inf, +inf] never settles
+def test_a_pole_is_inconclusive_and_says_it_is_no_finite_real_number():
+    # x0 / x1 at x1 = 0 (the float constant keeps the graph on intervals): [-inf, +inf], and
+    # sympy on the exact point says why: a pole
     nodes = (Node("div", (0, 1)), Node("mulc", (2,), 0.5))
     reason = inconclusive_reason(Graph((1.0, 0.0), nodes))
-    assert (
-        reason == f"the reference did not settle: the intervals are still wide at {REFERENCE_MAX_PREC} bits"
-    )
+    assert reason == "no reference: the output or its gradient is not a finite real number here"
 
 
 def test_an_interval_ending_at_0_is_not_settled_and_is_no_pole():
@@ -214,8 +208,7 @@ def test_an_interval_ending_at_0_is_not_settled_and_is_no_pole():
 
 def test_a_point_outside_the_domain_is_inconclusive_and_the_reason_names_the_error():
     reason = inconclusive_reason(Graph((-1.0,), (Node("log", (0,)),)))  # log(-1): not a real number
-    assert "met a kink or a pole" in reason
-    assert reason.endswith(f"at {REFERENCE_MAX_PREC} bits (ComplexResult)")
+    assert reason.endswith("not a finite real number here")
 
 
 @pytest.mark.parametrize(("x0", "slope"), [(0.5, 1), (-0.5, -1), (0.0, 0)])
@@ -475,7 +468,7 @@ def _exactly(x):
 def test_a_middle_of_ends_far_apart_in_exponent_encloses_both_ends(gap, a, b, tail):
     # an exact sum of -1 (or 1) and 2**-gap needs gap bits (10**12: memory the machine has not got):
     # the middle is rounded, its radius rounded outward, and mid +- rad still holds both ends
-    from autograd.testing.graph import _middle
+    from autograd.testing.reference import _middle
 
     long_end = mpmath.fadd(a, a * tail, exact=True)  # mpmath's + would round it to 53 bits
     lo, hi = sorted([long_end, b * mpmath.ldexp(1, -gap)])
@@ -490,7 +483,7 @@ def test_a_middle_of_ends_far_apart_in_exponent_encloses_both_ends(gap, a, b, ta
 @pytest.mark.parametrize("sign", [1, -1])
 def test_the_middle_is_exact_while_the_exact_sum_fits_in_four_times_the_precision(bits, exact, sign):
     # 1 +- 2**-(bits - 1) spans bits bits: up to 4 * prec the middle is exact, past it rounded to prec
-    from autograd.testing.graph import _middle
+    from autograd.testing.reference import _middle
 
     lo, hi = sign * mpmath.ldexp(1, 1 - bits), mpmath.mpf(1)
     mid, rad = _middle(lo, hi, REFERENCE_START_PREC)

@@ -9,6 +9,10 @@ differences.  Random computation graphs come from hypothesis strategies.
   sympy and float counterparts, domain, kinks, closure over the rationals).
 * :mod:`autograd.testing.graph`: ``Graph``, a plain-data computation that
   compiles to engine Values, a sympy expression or a float function.
+* :mod:`autograd.testing.reference`: ``certify``, the one reference every oracle
+  and probe calls: the exact value of sympy expressions at floats, certified
+  (exact Fractions, or mpmath intervals settled to one float), ``UNDEFINED`` where
+  it is not a finite real number, else ``ReferenceUnresolved``.
 * :mod:`autograd.testing.strategies`: hypothesis strategies for graphs.
 * :mod:`autograd.testing.oracles`: ``assert_grads_exact``,
   ``assert_grads_symbolic``, ``assert_grads_fd``, ``gradcheck``.
@@ -64,11 +68,14 @@ from autograd.testing.oracles import (
     assert_grads_symbolic,
     gradcheck,
 )
+from autograd.testing.reference import UNDEFINED, Certified, ReferenceUnresolved, certify
 from autograd.testing.verify import CHECKS, CheckResult, verify_engine
 
 __all__ = [
     "CHECKS",
+    "UNDEFINED",
     "AuditReport",
+    "Certified",
     "CheckOutcome",
     "CheckResult",
     "Engine",
@@ -79,6 +86,7 @@ __all__ = [
     "Graph",
     "Node",
     "OracleInconclusive",
+    "ReferenceUnresolved",
     "assert_grads_exact",
     "assert_grads_fd",
     "assert_grads_symbolic",
@@ -87,6 +95,7 @@ __all__ = [
     "assert_hessian_symbolic",
     "assert_third_exact",
     "audit",
+    "certify",
     "check_second_order",
     "gradcheck",
     "gradgradcheck",

@@ -40,6 +40,7 @@ from autograd.testing.oracles import (
     symbolic_tolerances,
     working_precision,
 )
+from autograd.testing.reference import certify
 from autograd.testing.reproducers import grad_assignment, program
 
 __all__ = [
@@ -376,12 +377,10 @@ def _local_partials(op: str, nargs: int, c: Any) -> tuple[Any, tuple[Any, ...]]:
 def _exact_partials(op: str, c: Any, vals: Sequence[Fraction]) -> list[Fraction]:
     """d op / d operand at an exact point, from sympy's diff of the table's expression."""
     symbols, partials = _local_partials(op, len(vals), c)
-    point = {s: sympy.Rational(v.numerator, v.denominator) for s, v in zip(symbols, map(Fraction, vals))}
-    out = []
-    for p in partials:
-        r = sympy.Rational(p.xreplace(point))
-        out.append(Fraction(int(r.p), int(r.q)))
-    return out
+    found = certify(symbols, partials, vals)  # the table's rational ops: exact Fractions
+    if not all(f.exact and f.defined for f in found):
+        raise ValueError(f"{op}: its partials at {tuple(vals)} are not exact rationals: {found}")
+    return [f.value for f in found]
 
 
 def _reachable(args: Sequence[tuple[int, ...] | None], y: int) -> set[int]:
@@ -703,18 +702,15 @@ def stateful_machine(
                 model_backward(self.args, self.ops, self.exact, self.model, y, convention)
                 reached = _reachable(self.args, y)
                 leaves = [k for k in range(len(self.values)) if self.args[k] is None]
-                point = {
-                    self.exprs[j]: sympy.Rational(self.exact[j].numerator, self.exact[j].denominator)
-                    for j in leaves
-                }
+                symbols, point = [self.exprs[j] for j in leaves], [self.exact[j] for j in leaves]
                 for k in reached:
                     self.is_value[k] = True
                     if self.args[k] is None and self.args[y] is not None:
                         first = sympy.diff(self.exprs[y], self.exprs[k])
                         row = self.second.setdefault(k, {})
                         for j in leaves:
-                            d = sympy.Rational(sympy.diff(first, self.exprs[j]).xreplace(point))
-                            row[j] = row.get(j, Fraction(0)) + Fraction(int(d.p), int(d.q))
+                            (d,) = certify(symbols, [sympy.diff(first, self.exprs[j])], point)
+                            row[j] = row.get(j, Fraction(0)) + d.value  # rational ops: a Fraction
                 self.unknown -= reached
                 if data.draw(st.booleans()):  # at once, half the time: the commonest way to use it
                     self.differentiate_a_gradient(data)

@@ -18,26 +18,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
-from mpmath import iv
-from mpmath.libmp import to_float  # type: ignore[import-untyped]
-from sympy.printing.pycode import MpmathPrinter  # type: ignore[import-untyped]
 
-from autograd.testing.catalogue import EXACT_FUNCTIONS, INTERVAL_FUNCTIONS
 from autograd.testing.engines import resolve_engine
 from autograd.testing.ops import OPS, const_source, sym_const
+from autograd.testing.reference import ReferenceUnresolved, certify, to_mpf
 
 __all__ = ["Graph", "Node", "OracleInconclusive", "Reference"]
 
 #: mpmath working precision (decimal digits) for comparing numbers with the reference.
 MP_DPS = 50
-#: Interval evaluation starts at this many bits and doubles up to REFERENCE_MAX_PREC.
-REFERENCE_START_PREC = 128
-REFERENCE_MAX_PREC = 8192
-#: A reference interval is settled when both ends round to the same double, or its width
-#: is below this fraction of its magnitude (for values that sit on a rounding boundary).
-REFERENCE_REL_WIDTH = 2.0**-70
 
 
 class OracleInconclusive(Exception):
@@ -196,16 +186,13 @@ class Graph:
     def reference(self, point: Sequence[Any] | None = None) -> Reference:
         """Output, sympy's gradient and relu inputs, evaluated so that their error is known.
 
-        Floats are rationals: a graph of rational ops is evaluated EXACTLY in Fractions.
-        Otherwise mpmath interval arithmetic, from ``REFERENCE_START_PREC`` bits doubling
-        up to ``REFERENCE_MAX_PREC``, until every result is settled (see
-        ``REFERENCE_REL_WIDTH``) and every relu input's sign is certain; raises
-        :class:`OracleInconclusive` when that does not happen.
+        The certified reference (:func:`autograd.testing.reference.certify`): EXACT in
+        Fractions for a graph of rational ops (floats are rationals), otherwise mpmath
+        intervals at a precision raised until every result is settled and every relu input's
+        sign is certain; raises :class:`OracleInconclusive` when that does not happen, or
+        when a result is not a finite real number at the point.
         """
-        leaves = self.point(point, "reference")
-        if all(OPS[n.op].rational(n.const) for n in self.nodes):
-            return _exact_reference(self.structure, leaves)
-        return _interval_reference(self.structure, leaves)
+        return _certified(self.structure, self.point(point, "reference"))
 
     def mp_value_and_gradient(self, point: Sequence[Any] | None = None) -> tuple[Any, list[Any]]:
         """Output and sympy gradient as mpmath numbers, from :meth:`reference`."""
@@ -250,11 +237,7 @@ class Graph:
         return f"Graph(leaves={self.leaves!r}, nodes={self.nodes!r}{output})"
 
 
-def _mpf(x: Any) -> Any:
-    if isinstance(x, Fraction):
-        with mpmath.workprec(max(mpmath.mp.prec, x.numerator.bit_length(), x.denominator.bit_length() + 64)):
-            return mpmath.mpf(x.numerator) / x.denominator
-    return mpmath.mpf(x)
+_mpf = to_mpf  # an exact number as an mpmath one (the reference's conversion)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -294,169 +277,28 @@ def _kink_slots(structure: tuple[Any, ...]) -> list[int]:
     return [n_leaves + i for i, n in enumerate(nodes) if OPS[n.op].kinks and n_leaves + i in reaching]
 
 
-def _reference_function(structure: tuple[Any, ...], namespace: dict[str, Any]) -> Any:
-    """``f(*leaves) -> [output, *gradient, *relu inputs]`` with the functions in ``namespace``.
-
-    mpmath's printer writes a rational constant p/q as ``mpf(p)/mpf(q)``, so binding ``mpf``
-    to ``Fraction`` (or to an interval) keeps constants exact.  Every function sympy writes
-    into the table's derivatives must be bound here: one that is not falls back to
-    mpmath's point version, which rejects an interval (ValueError: inconclusive).
-    """
+def _certified(structure: tuple[Any, ...], leaves: list[Any]) -> Reference:
+    """Output, gradient and relu inputs by :func:`autograd.testing.reference.certify`."""
     symbols, exprs = _sympy_slots(structure)
     n_leaves, nodes, out = structure
-    kink_inputs = [exprs[nodes[s - n_leaves].args[0]] for s in _kink_slots(structure)]
+    kink_slots = _kink_slots(structure)
+    kink_inputs = [exprs[nodes[s - n_leaves].args[0]] for s in kink_slots]
     outputs = [exprs[out], *_sympy_gradient(structure), *kink_inputs]
     if any(o.has(sympy.zoo, sympy.nan) for o in outputs):  # log(x - x) is zoo, log(x - x) * 0 is nan
         raise OracleInconclusive(f"no reference: {exprs[out]} or its gradient is undefined everywhere")
-    printer = MpmathPrinter(
-        {"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True}
-    )
-    return sympy.lambdify(symbols, outputs, modules=[namespace], printer=printer, cse=True)
-
-
-def _relu(x: Any) -> Any:
-    return x if x > 0 else 0 * x
-
-
-def _step(x: Any) -> Any:
-    return 1 if x > 0 else 0
-
-
-_EXACT_NAMESPACE = {"mpf": Fraction, "Relu": _relu, "Step": _step, **EXACT_FUNCTIONS}
-
-
-@functools.lru_cache(maxsize=4096)
-def _exact_function(structure: tuple[Any, ...]) -> Any:
-    return _reference_function(structure, _EXACT_NAMESPACE)
-
-
-def _exact_reference(structure: tuple[Any, ...], leaves: list[Any]) -> Reference:
-    n_leaves = structure[0]
     try:
-        value, *rest = _exact_function(structure)(*map(Fraction, leaves))
-    except ZeroDivisionError as exc:
-        raise OracleInconclusive(f"the exact reference divides by zero ({exc})") from exc
-    kinks = dict(zip(_kink_slots(structure), rest[n_leaves:], strict=True))
-    return Reference(Fraction(value), tuple(Fraction(g) for g in rest[:n_leaves]), kinks)
-
-
-class _Straddle(Exception):
-    """An interval argument of Step contains 0 and other numbers: more precision needed."""
-
-
-def _iv_relu(x: Any) -> Any:
-    x = iv.mpf(x)  # also a constant such as e
-    return iv.mpf([iv.mpf(0) if x.a < 0 else x.a, iv.mpf(0) if x.b < 0 else x.b])
-
-
-def _iv_step(x: Any) -> Any:
-    x = iv.mpf(x)
-    if x.a > 0:
-        return iv.mpf(1)
-    if x.b <= 0:
-        return iv.mpf(0)
-    raise _Straddle
-
-
-def _iv_sign(x: Any) -> Any:  # sympy writes d|x|/dx as sign(x) (from (x*x)**c on real x)
-    x = iv.mpf(x)
-    if x.a > 0:
-        return iv.mpf(1)
-    if x.b < 0:
-        return iv.mpf(-1)
-    if x.a == 0 and x.b == 0:
-        return iv.mpf(0)
-    raise _Straddle
-
-
-def _iv_tanh(x: Any) -> Any:  # mpmath.iv has no tanh; x appears once, so the interval stays tight
-    return 1 - 2 / (iv.exp(2 * x) + 1)
-
-
-_INTERVAL_NAMESPACE = {
-    "mpf": iv.mpf, "exp": iv.exp, "log": iv.ln, "sqrt": iv.sqrt, "tanh": _iv_tanh,
-    "Relu": _iv_relu, "Step": _iv_step, "sign": _iv_sign, "e": iv.e, "pi": iv.pi,
-    **INTERVAL_FUNCTIONS,  # the catalogue's functions (an engine's identified extra ops)
-}  # fmt: skip
-
-
-@functools.lru_cache(maxsize=4096)
-def _interval_function(structure: tuple[Any, ...]) -> Any:
-    return _reference_function(structure, _INTERVAL_NAMESPACE)
-
-
-def _ends(x: Any) -> tuple[Any, Any]:
-    lo, hi = x._mpi_
-    return lo, hi
-
-
-def _settled(x: Any) -> bool:
-    """Both ends round to the same double, or the interval is relatively narrow."""
-    lo, hi = _ends(x)
-    if to_float(lo, rnd="n") == to_float(hi, rnd="n"):
-        return True
-    with mpmath.workprec(iv.prec):  # the ends as they are: rounded to 53 bits, they are a double apart
-        a, b = mpmath.mpf(lo), mpmath.mpf(hi)
-        return bool(a * b > 0 and b - a <= REFERENCE_REL_WIDTH * min(abs(a), abs(b)))
-
-
-def _sign_known(x: Any) -> bool:
-    return bool(x.a > 0 or x.b < 0 or (x.a == 0 and x.b == 0))
-
-
-def _interval_reference(structure: tuple[Any, ...], leaves: list[Any]) -> Reference:
-    f = _interval_function(structure)
-    prec = REFERENCE_START_PREC
-    why = ""
-    while prec <= REFERENCE_MAX_PREC:
-        saved = iv.prec
-        iv.prec = prec  # mpmath.iv has no workprec context
-        try:
-            reference = _interval_attempt(structure, f, leaves, prec)
-        except (_Straddle, ZeroDivisionError, ValueError) as exc:
-            why = f"an interval met a kink or a pole at {prec} bits ({type(exc).__name__})"
-        else:
-            if reference is not None:
-                return reference
-            why = f"the intervals are still wide at {prec} bits"
-        finally:
-            iv.prec = saved
-        prec *= 2
-    raise OracleInconclusive(f"the reference did not settle: {why}")
-
-
-def _interval_attempt(structure: tuple[Any, ...], f: Any, leaves: list[Any], prec: int) -> Reference | None:
-    """One evaluation at ``iv.prec``; None when some result is not settled yet."""
-    n_leaves = structure[0]
-    args = [iv.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else iv.mpf(x) for x in leaves]
-    value, *rest = (iv.mpf(y) for y in f(*args))  # a constant output comes back as an int
-    grad, kinks = rest[:n_leaves], rest[n_leaves:]
-    if not (all(map(_settled, [value, *grad])) and all(map(_sign_known, kinks))):
-        return None
-    with mpmath.workprec(prec):
-        ends = [(mpmath.mpf(a), mpmath.mpf(b)) for a, b in map(_ends, [value, *grad, *kinks])]
-    mid, rad = zip(*(_middle(a, b, prec) for a, b in ends), strict=True)
-    rad = rad[: n_leaves + 1]
-    kink_inputs = dict(zip(_kink_slots(structure), mid[n_leaves + 1 :], strict=True))
-    return Reference(mid[0], tuple(mid[1 : n_leaves + 1]), kink_inputs, rad[0], tuple(rad[1:]), exact=False)
-
-
-def _middle(a: Any, b: Any, prec: int) -> tuple[Any, Any]:
-    """Midpoint and radius of ``[a, b]``: exactly, since (a + b) / 2 rounded to prec bits can be an
-    end and mid +- rad then misses half the interval; rounded outward when the exact sum would be
-    far longer than the ends (exp(-1.4e140) beside 1.0: an integer of 2e140 bits)."""
-    if _exact_bits(a, b) <= 4 * prec:
-        mid = mpmath.ldexp(mpmath.fadd(a, b, exact=True), -1)
-        return mid, mpmath.ldexp(mpmath.fsub(b, a, exact=True), -1)
-    mid = mpmath.ldexp(mpmath.fadd(a, b, prec=prec), -1)
-    up = [mpmath.fsub(b, mid, prec=prec, rounding="u"), mpmath.fsub(mid, a, prec=prec, rounding="u")]
-    return mid, max(up)
-
-
-def _exact_bits(a: Any, b: Any) -> int:
-    """Bits of the exact a + b: from the lowest bit of either to the highest (0 for zeros)."""
-    parts = [(x._mpf_[2], x._mpf_[2] + x._mpf_[3]) for x in (a, b) if x]  # (exp, exp + bitcount)
-    return max(top for _, top in parts) - min(low for low, _ in parts) if parts else 0
+        rational = all(OPS[n.op].rational(n.const) for n in nodes)  # an engine computes it exactly
+        found = certify(symbols, outputs, leaves, signs=len(kink_inputs), exact=rational)
+    except ReferenceUnresolved as exc:
+        raise OracleInconclusive(exc.reason) from exc
+    if not all(c.defined for c in found):
+        raise OracleInconclusive("no reference: the output or its gradient is not a finite real number here")
+    value, *grad = found[: n_leaves + 1]
+    kinks = {slot: c.value for slot, c in zip(kink_slots, found[n_leaves + 1 :], strict=True)}
+    if all(c.exact for c in found):
+        return Reference(value.value, tuple(g.value for g in grad), kinks)
+    radii = tuple(g.radius for g in grad)
+    return Reference(value.value, tuple(g.value for g in grad), kinks, value.radius, radii, exact=False)
 
 
 def sym_value(x: Any) -> sympy.Expr:

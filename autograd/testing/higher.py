@@ -22,10 +22,10 @@ The engine's derivatives
 ``assert_hessian_symbolic``
     Float leaves: sympy's Hessian (the reference: exact in Fractions when
     every op maps rationals to rationals, since floats are rationals; else
-    mpmath from ``MP_DPS`` digits, the precision doubled until two evaluations
-    agree to a millionth of every entry's tolerance, else
-    :class:`OracleInconclusive`) against the engine's float Hessian, within a
-    tolerance derived per entry from the graph.  For a composition, the
+    mpmath intervals at a precision raised until they settle, by
+    :func:`autograd.testing.reference.certify`; else :class:`OracleInconclusive`)
+    against the engine's float Hessian, within a tolerance derived per entry from
+    the graph.  For a composition, the
     second-order chain rule gives a sum over nodes k::
 
         H_ij = sum_k  abar_k * sum_{a,b} phi''_k[a,b] * T_a,i * T_b,j
@@ -88,15 +88,13 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from typing import Any
 
-import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.engines import resolve_engine
-from autograd.testing.graph import MP_DPS, Graph, _mpf, _sympy_gradient, _sympy_slots
-from autograd.testing.ops import FLOAT_MODULES, MP_MODULES, OPS
+from autograd.testing.graph import Graph, _sympy_gradient, _sympy_slots
+from autograd.testing.ops import FLOAT_MODULES, OPS
 from autograd.testing.oracles import (
     EPS,
     FD_ATOL,
@@ -112,6 +110,7 @@ from autograd.testing.oracles import (
     kink_check,
     symbolic_tolerances,
 )
+from autograd.testing.reference import ReferenceUnresolved, certify
 
 __all__ = [
     "GRADGRAD_ATOL",
@@ -133,8 +132,6 @@ __all__ = [
 #: than a forward value, so one decade looser than gradcheck's.
 GRADGRAD_RTOL = 1e-6
 GRADGRAD_ATOL = 1e-9
-#: The most digits the symbolic reference is evaluated with (doubling from graph.MP_DPS).
-REFERENCE_MAX_DPS = 800
 #: Extra ulps of an engine's evaluation of a second partial, beyond the first partial's.
 SECOND_PARTIAL_ERR = 4
 
@@ -201,59 +198,24 @@ def _sympy_partial(structure: tuple[Any, ...], index: tuple[int, ...]) -> sympy.
     return sympy.diff(_sympy_partial(structure, index[:-1]), symbols[index[-1]])
 
 
-def _dirac_delta(x: Any, *order: Any) -> Any:
-    """sympy writes d/dx sign(x) (from ``(x**2) ** -0.5 = 1/|x|``) as DiracDelta: 0 off the kink."""
-    if x == 0:
-        raise ValueError("reference: DiracDelta at 0, a kink of |x| (generated graphs avoid it)")
-    return 0 * x
-
-
-#: MP_MODULES plus what second derivatives of generated graphs may contain.
-_MP_MODULES = [{"DiracDelta": _dirac_delta}, *MP_MODULES]
-
-
-@functools.lru_cache(maxsize=1024)
-def _mp_partials(structure: tuple[Any, ...], order: int) -> tuple[tuple[tuple[int, ...], ...], Any]:
-    """The sorted multi-indices and one mpmath function giving all their partials at once."""
-    symbols, _ = _sympy_slots(structure)
+def _certified_partials(graph: Graph, order: int) -> dict[tuple[int, ...], Any]:
+    """sympy's partials of ``order`` at the graph's leaves, by the certified reference
+    (:func:`autograd.testing.reference.certify`): Fractions for a graph of rational ops, else
+    mpmath numbers whose intervals settled; :class:`OracleInconclusive` when they do not, or
+    when a partial is not a finite real number there (a pole, or DiracDelta at its kink)."""
+    symbols, _ = _sympy_slots(graph.structure)
     indices = tuple(itertools.combinations_with_replacement(range(len(symbols)), order))
-    exprs = [_sympy_partial(structure, idx) for idx in indices]
-    return indices, sympy.lambdify(symbols, exprs, modules=_MP_MODULES, cse=True)
-
-
-def _exact_partials(graph: Graph, order: int) -> dict[tuple[int, ...], Fraction]:
-    symbols, _ = graph.sympy()
-    point = {
-        s: sympy.Rational(x.numerator, x.denominator)
-        for s, x in zip(symbols, map(Fraction, graph.leaves), strict=True)
-    }
-    found = {}
-    for idx in itertools.combinations_with_replacement(range(len(symbols)), order):
-        want = sympy.Rational(_sympy_partial(graph.structure, idx).xreplace(point))
-        found[idx] = Fraction(int(want.p), int(want.q))
-    return found
-
-
-def _mp_hessian(graph: Graph, tols: list[list[float]]) -> dict[tuple[int, ...], Any]:
-    """sympy's Hessian by mpmath, the precision doubled from ``MP_DPS`` digits until two
-    evaluations agree to a millionth of every entry's tolerance (cancellation among huge
-    terms, e.g. exp of 100, can eat many digits); :class:`OracleInconclusive` if they never do.
-    """
-    indices, f = _mp_partials(graph.structure, 2)
-    dps, before = MP_DPS, None
-    while dps <= REFERENCE_MAX_DPS:
-        with mpmath.workdps(dps):
-            values = [mpmath.mpf(v) for v in f(*[_mpf(x) for x in graph.leaves])]
-            if before is not None and all(
-                # in mpmath: a millionth of a subnormal tolerance is below the float range
-                abs(v - b) <= mpmath.mpf(tols[i][j]) / 10**6
-                for (i, j), v, b in zip(indices, values, before, strict=True)
-            ):
-                return dict(zip(indices, values, strict=True))
-        before, dps = values, 2 * dps
-    raise OracleInconclusive(
-        f"symbolic order-2 oracle: sympy's Hessian did not settle at {REFERENCE_MAX_DPS} digits"
-    )
+    exprs = [_sympy_partial(graph.structure, idx) for idx in indices]
+    exact = all(OPS[n.op].rational(n.const) for n in graph.nodes)
+    try:
+        found = certify(symbols, exprs, graph.leaves, exact=exact)
+    except ReferenceUnresolved as exc:
+        raise OracleInconclusive(f"symbolic order-{order} oracle: sympy's partials: {exc.reason}") from exc
+    if not all(c.defined for c in found):
+        raise OracleInconclusive(
+            f"symbolic order-{order} oracle: a partial is not a finite real number at the leaves"
+        )
+    return {idx: c.value for idx, c in zip(indices, found, strict=True)}
 
 
 # ---------------------------------------------------------------------- reports
@@ -318,7 +280,7 @@ def _assert_exact(graph: Graph, engine: Any, order: int, who: str) -> GradcheckR
         raise ValueError(f"{who}: needs rational ops on Fraction leaves, got {graph.code()}")
     eng = resolve_engine(engine)
     got = engine_derivatives(graph, eng, order)
-    want = _exact_partials(graph, order)
+    want = _certified_partials(graph, order)
     title = f"exact order-{order} oracle (sympy's diff at the rational point, zero tolerance)"
     report = _report(title, graph, got, lambda idx: want[tuple(sorted(idx))], lambda idx: 0)
     return _finish_higher(report, graph, eng, order)
@@ -465,8 +427,7 @@ def assert_hessian_symbolic(graph: Graph, engine: Any = None) -> GradcheckReport
     got = engine_derivatives(graph, eng, 2)
     tols = hessian_tolerances(graph)
     kink_check(graph, graph.reference())  # a relu input too close to 0 to judge: inconclusive
-    exact = all(OPS[n.op].rational(n.const) for n in graph.nodes)
-    want = _exact_partials(graph, 2) if exact else _mp_hessian(graph, tols)
+    want = _certified_partials(graph, 2)
     title = "symbolic order-2 oracle (sympy's diff, exact or mpmath reference, derived tolerance)"
     report = _report(
         title, graph, got, lambda idx: want[tuple(sorted(idx))], lambda idx: tols[idx[0]][idx[1]]

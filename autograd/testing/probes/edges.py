@@ -12,11 +12,13 @@ from a list of cases: a new op gets its points with no edit here.
     each sign; the points just inside each finite boundary (the next float, and 1e-9
     away); and the overflow and underflow thresholds (the largest magnitudes at which
     value and gradient are still finite, and at which the value is still a normal
-    float, found by bisection: ``exp`` near 709.78 and -708.4).  A point is
-    kept when its value, from sympy's expression evaluated by mpmath at 60 digits, is a
-    finite float; its gradient is checked too when that is finite and the point is not
-    a kink (relu'(0) is a convention).  An exception is a ``crash``, a value off beyond
-    the derived forward tolerance is ``wrong_value``; a gradient is ``wrong_gradient``
+    float, found by bisection: ``exp`` near 709.78 and -708.4).  A point is kept when
+    its value, sympy's expression evaluated by the certified reference
+    (:func:`autograd.testing.reference.certify`), is a finite float; its gradient is
+    checked too when that is finite and the point is not a kink (relu'(0) is a
+    convention); a point whose reference cannot be certified is ``inconclusive``.
+    An exception is a ``crash``, a value off beyond the derived forward tolerance is
+    ``wrong_value``; a gradient is ``wrong_gradient``
     only when sympy's derivative AND central differences of the op's float function
     both reject it (the differences taken with a step relative to the operand), and
     ``inconclusive`` when only sympy does.
@@ -41,14 +43,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.boundary import error_line
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import OracleInconclusive
-from autograd.testing.ops import MP_MODULES, OPS, PARTNER, REALS, OpSpec
+from autograd.testing.ops import OPS, PARTNER, REALS, OpSpec
 from autograd.testing.oracles import (
     SYMBOLIC_SAFETY,
     _compare,
@@ -58,6 +59,7 @@ from autograd.testing.oracles import (
     working_precision,
 )
 from autograd.testing.probes.common import same_const
+from autograd.testing.reference import Certified, ReferenceUnresolved, certify
 from autograd.testing.reproducers import program, show
 from autograd.testing.verdicts import SECOND_VOTE_FD, merge
 
@@ -72,6 +74,8 @@ __all__ = [
 
 FLOAT_MAX = sys.float_info.max
 NORMAL_MIN = sys.float_info.min
+#: The smallest magnitude that rounds to an infinity (to nearest): the largest float plus half its ulp.
+ROUNDS_TO_INF = 2**1024 - 2**970
 #: Halvings of a threshold's bisection: the floats between 1 and the largest are fewer than 2 ** 63.
 BISECTION_STEPS = 64
 #: Magnitudes tried on each side of 0 (where the region has them).
@@ -86,8 +90,6 @@ NEAR = 1e-9
 SCALE_MIN, SCALE_MAX = 2.0**-500, 2.0**500
 #: Below this |x| a relative finite-difference step rounds away (subnormals): no second vote.
 FD_SMALLEST = 1e-290
-#: Digits of the mpmath reference.
-REFERENCE_DPS = 60
 #: Operands of the variadic ops at their edge points: vsum of two terms, dot([w], [x], b).
 VARIADIC_ARITY = {"vsum": 2, "dot": 3}
 #: Ops whose local derivative is formed from O(1) quantities (1 - t*t, s*(1 - s)): rounding
@@ -178,36 +180,38 @@ def _pieces(region: Any) -> tuple[tuple[float, float, bool, bool], ...]:
 
 
 @functools.lru_cache(maxsize=None, typed=True)  # typed: 0.5 and Fraction(1, 2) are different constants
-def _mp_functions(op: str, nargs: int, const: Any) -> list[Any]:
-    """mpmath functions of the value and of each partial (apart: a partial may fail alone)."""
-    symbols = sympy.symbols(f"a0:{nargs}", real=True)
+def _op_expressions(op: str, nargs: int, const: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The op's symbols, and sympy's expression of its value and of each partial."""
+    symbols = tuple(sympy.symbols(f"a0:{nargs}", real=True))
     expr = OPS[op].sym(symbols, const)
-    exprs = [expr, *(sympy.diff(expr, s) for s in symbols)]
-    return [sympy.lambdify(symbols, e, modules=MP_MODULES) for e in exprs]
+    return symbols, (expr, *(sympy.diff(expr, s) for s in symbols))
 
 
-def _finite_float(x: Any) -> bool:
-    """A real number that rounds to a finite float."""
-    return isinstance(x, mpmath.mpf | int | Fraction) and bool(mpmath.isfinite(x)) and abs(x) <= FLOAT_MAX
+def _finite_float(c: Certified) -> Any:
+    """The certified number, or None where it is not a real number that rounds to a finite float."""
+    return c.value if c.defined and abs(c.value) < ROUNDS_TO_INF else None
 
 
-def _mp_at(f: Any, args: tuple[float, ...]) -> Any:
-    try:
-        with mpmath.workdps(REFERENCE_DPS):
-            y = f(*map(mpmath.mpf, args))
-    except (ArithmeticError, ValueError, TypeError):  # a pole or a complex result: no number here
-        return None
-    return y if _finite_float(y) else None
-
-
+@functools.lru_cache(maxsize=1 << 16, typed=True)
 def reference(op: str, args: tuple[float, ...], const: Any) -> tuple[Any, list[Any]] | None:
-    """sympy's value and partials at ``args`` by mpmath (a partial is None where not a finite
-    float); None when the value itself is not a finite real float there."""
-    value_f, *partial_fs = _mp_functions(op, len(args), const)
-    value = _mp_at(value_f, args)
+    """sympy's value and partials at ``args``, certified (:func:`autograd.testing.reference.certify`;
+    a partial is None where not a finite float); None when the value itself is not a finite real
+    float there.  Raises :class:`ReferenceUnresolved` when they cannot be certified (cached per
+    point: the thresholds' bisections and the judging ask for the same points again)."""
+    symbols, exprs = _op_expressions(op, len(args), const)
+    value, *partials = (_finite_float(c) for c in certify(symbols, exprs, args))
     if value is None:
         return None
-    return value, [_mp_at(f, args) for f in partial_fs]
+    return value, partials
+
+
+def _certified_or_none(op: str, args: tuple[float, ...], const: Any) -> tuple[Any, list[Any]] | None:
+    """:func:`reference`, where a point whose reference cannot be certified counts as one without
+    a finite value: it places no threshold (a point of the probe is judged, and inconclusive)."""
+    try:
+        return reference(op, args, const)
+    except ReferenceUnresolved:
+        return None
 
 
 def _bits(x: float) -> int:
@@ -224,7 +228,7 @@ def _threshold(op: str, args: list[float], i: int, const: Any, sign: float, norm
     floats between 1 and the largest float; None when that property does not end in between."""
 
     def holds(x: float) -> bool:
-        ref = reference(op, (*args[:i], x, *args[i + 1 :]), const)
+        ref = _certified_or_none(op, (*args[:i], x, *args[i + 1 :]), const)
         if ref is None:
             return False
         if normal:
@@ -274,10 +278,14 @@ def edge_points(op: str, const: Any = None) -> tuple[EdgePoint, ...]:
         args = [PARTNER] * len(regions)
         for x in _candidates(op, region, args, i, const):
             at = (*args[:i], x, *args[i + 1 :])
-            ref = reference(op, tuple(at), const)
+            kink = i == 0 and x in spec.kinks
+            try:
+                ref = reference(op, tuple(at), const)
+            except ReferenceUnresolved:  # kept: the probe reports it inconclusive, never a pass
+                points.append(EdgePoint(op, at, const, i, not kink))
+                continue
             if ref is None:
                 continue
-            kink = i == 0 and x in spec.kinks
             points.append(EdgePoint(op, at, const, i, not kink and all(g is not None for g in ref[1])))
     return tuple(points)
 
@@ -352,7 +360,12 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
     if eng.precision != "float64":  # judged where the engine is: at its operands, rounded
         given = point.args  # an operand beyond the range (1e-300 is 0 in float32) is a range limit too
         point = replace(point, args=tuple(to_precision(x, eng.precision) for x in point.args))
-        ref = reference(point.op, point.args, point.const)
+        try:  # an operand rounded to an infinity has no reference: a range limit below
+            ref = (
+                reference(point.op, point.args, point.const) if all(map(math.isfinite, point.args)) else None
+            )
+        except ReferenceUnresolved as exc:
+            return [_unresolved(point, check, exc)]
         shown = () if ref is None else (ref[0], *(p for p in ref[1] if p is not None))
         unbounded = ref is None or (point.check_gradient and None in ref[1])  # a pole after rounding
         if unbounded or not in_precision_range(eng.precision, *given, *shown):
@@ -361,8 +374,12 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
                     "convention", check, f"range limit: {point.label()}: beyond {eng.precision}", spec.name
                 )
             ]
-    ref = reference(point.op, point.args, point.const)
-    assert ref is not None, point  # edge_points keeps only points with a reference
+    try:
+        ref = reference(point.op, point.args, point.const)
+    except ReferenceUnresolved as exc:
+        return [_unresolved(point, check, exc)]
+    if ref is None:
+        raise ValueError(f"edge probe: {point.label()} has no finite value; edge_points keeps none such")
     value, partials = ref
     want_value = float(value)
     want_grads = [float(g) for g in partials] if point.check_gradient else None
@@ -400,6 +417,12 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
     for j, (got, grad) in enumerate(zip(got_grads, partials, strict=False)):
         findings += _judge_gradient(spec, point, j, value, grad, got, repro, check)
     return findings
+
+
+def _unresolved(point: EdgePoint, check: str, exc: ReferenceUnresolved) -> Finding:
+    """A point whose reference cannot be certified: judged by nobody, so inconclusive."""
+    summary = f"{point.label()}: no certified reference ({exc.reason}); not judged"
+    return Finding("inconclusive", check, summary, OPS[point.op].name)
 
 
 def _added_zero(spec: OpSpec, point: EdgePoint) -> bool:

@@ -37,6 +37,7 @@ import sympy  # type: ignore[import-untyped]
 from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
+from autograd.testing.reference import certify
 from autograd.testing.reproducers import program, show
 
 __all__ = ["Nest", "probe_nested"]
@@ -71,14 +72,17 @@ class Nest:
         return f"d/dv0 E0 at v0 = {self.point!r}, where {inner}, D = d/dv(k+1) E(k+1) at v(k+1) = vk"
 
     def expected(self) -> Fraction:
-        """sympy's answer, exact (sympy's own ``diff`` and ``subs``; no engine involved)."""
+        """sympy's answer, exact (sympy's own ``diff``, evaluated in Fractions by
+        :func:`autograd.testing.reference.certify`; no engine involved)."""
         v = sympy.symbols(f"v0:{self.depth}")
         below: Any = None
         for k in range(self.depth - 1, 0, -1):
             e = _sympy(self.levels[k], v, below)
             below = sympy.diff(e, v[k]).subs(v[k], v[k - 1])
-        answer = sympy.diff(_sympy(self.levels[0], v, below), v[0]).subs(v[0], sympy.Rational(self.point))
-        return Fraction(int(answer.p), int(answer.q))
+        (answer,) = certify(v[:1], [sympy.diff(_sympy(self.levels[0], v, below), v[0])], [self.point])
+        if not answer.exact:
+            raise ValueError(f"nested: {self.describe()} is not a rational expression")
+        return Fraction(answer.value)
 
 
 def _text(tree: Tree, python: bool = False) -> str:
