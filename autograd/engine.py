@@ -183,29 +183,21 @@ class Value:
     def __neg__(self) -> Value:
         return _node(-self.data, self, None, _neg_back)
 
-    # A number on the left (``2 * x``) is a constant too: the reflected ops below
-    # wrap it and pick the rule that sends it nothing (see _addc_back).
+    # Python calls the reflected ops below only with a number on the left (``2 * x``):
+    # a constant too, wrapped with the rule that sends it nothing (see _addc_back).
     def __radd__(self, other: Operand) -> Value:
-        if isinstance(other, Value):
-            return other + self
         c = _wrap(other, "add", self)
         return _node(c.data + self.data, c, self, _radd_back)
 
     def __rsub__(self, other: Operand) -> Value:
-        if isinstance(other, Value):
-            return other - self
         c = _wrap(other, "sub", self)
         return _node(c.data - self.data, c, self, _rsub_back)
 
     def __rmul__(self, other: Operand) -> Value:
-        if isinstance(other, Value):
-            return other * self
         c = _wrap(other, "mul", self)
         return _node(c.data * self.data, c, self, _rmul_back)
 
     def __rtruediv__(self, other: Operand) -> Value:
-        if isinstance(other, Value):
-            return other / self
         c = _wrap(other, "div", self)
         if self.data == 0:
             raise ZeroDivisionError(f"div: cannot divide {c.data!r} by zero ({self!r})")
@@ -231,8 +223,6 @@ class Value:
         return _node(out, self, _constant(c), _pow_back)
 
     def __rpow__(self, base: Operand) -> Value:
-        if isinstance(base, Value):
-            return _value_pow(base, self, _value_pow_back)
         return _value_pow(_wrap(base, "pow", self), self, _rpow_back)
 
     # ------------------------------------------------------------------ functions
@@ -899,10 +889,10 @@ def _check_number(op: str, x: Any, *context: Any) -> Any:
     raise TypeError(f"{op}: expected a real number or Value{with_}, got {x!r} ({type(x).__name__})")
 
 
-def _as_value(x: Any, op: str, *context: Any) -> Value:
+def _as_value(x: Any, op: str) -> Value:
     if isinstance(x, Value):
         return x
-    return _constant(_check_number(op, x, *context))
+    return _constant(_check_number(op, x))
 
 
 def _wrap(x: Any, op: str, value: Value) -> Value:

@@ -677,6 +677,22 @@ def test_ops_with_fraction_constants_stay_exact():
     assert_exact(gradient, exact_part)
 
 
+class Scaled(Value):
+    """A Value of a subclass: an operand like any Value, never a number to wrap."""
+
+
+@pytest.mark.parametrize(
+    ("op", "dy"),
+    [("add", 1.0), ("sub", -1.0), ("mul", 3.0), ("div", -3.0 / 4.0)],
+)
+def test_a_value_of_a_subclass_is_an_operand_with_its_own_gradient(op, dy):
+    # d/dy of x + y, x - y, x * y and x / y at (3, 2): 1, -1, x = 3, -x / y**2 = -3/4
+    x, y = Value(3.0), Scaled(2.0)
+    out = {"add": x + y, "sub": x - y, "mul": x * y, "div": x / y}[op]
+    out.backward()
+    assert y.grad == dy
+
+
 def test_a_leaf_the_user_made_from_a_number_still_gets_its_gradient():
     # only numbers wrapped inside an op are constants; a Value made by the user is a leaf
     x, c, d = Value(3.0), Value(2.0), Value(0.5)
