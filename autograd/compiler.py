@@ -443,6 +443,17 @@ _REPLAY: dict[Any, Callable[[list[Value]], Value]] = {
     engine._neg_back: lambda v: -v[0],
     engine._pow_back: lambda v: v[0] ** v[1].data,
     engine._value_pow_back: lambda v: v[0] ** v[1],
+    # a number f used as an operand is given to the op as a number again, so that the op
+    # makes it the constant it was (one that receives no gradient)
+    engine._addc_back: lambda v: v[0] + v[1].data,
+    engine._radd_back: lambda v: v[0].data + v[1],
+    engine._subc_back: lambda v: v[0] - v[1].data,
+    engine._rsub_back: lambda v: v[0].data - v[1],
+    engine._mulc_back: lambda v: v[0] * v[1].data,
+    engine._rmul_back: lambda v: v[0].data * v[1],
+    engine._divc_back: lambda v: v[0] / v[1].data,
+    engine._rdiv_back: lambda v: v[0].data / v[1],
+    engine._rpow_back: lambda v: v[0].data ** v[1],
     engine._exp_back: lambda v: v[0].exp(),
     engine._log_back: lambda v: v[0].log(),
     engine._tanh_back: lambda v: v[0].tanh(),
@@ -474,6 +485,7 @@ class _Emitter:
             "_tanh": math.tanh,
             "_sum": sum,
             "_NonFinite": _NonFinite,
+            "_all_finite": _all_finite,
         }
         for i, v in enumerate(program.inputs):
             self.names[id(v)] = f"x{i}"
@@ -633,6 +645,16 @@ def _bw_value_pow(e: _Emitter, node: Value, g: str) -> list[str]:
     return [e.give(a, f"{g} * {y} * _pow({x}, {y} - 1)"), e.give(b, f"{g} * {e.val(node)} * _log({x})")]
 
 
+def _share(emit: Emit, i: int) -> Emit:
+    """The backward lines of ``emit`` for operand ``i`` alone: an op with a constant operand
+    gives the other operand the share the op between two Values gives it, and the constant none."""
+
+    def share(e: _Emitter, node: Value, g: str) -> list[str]:
+        return [emit(e, node, g)[i]]
+
+    return share
+
+
 def _bw_exp(e: _Emitter, node: Value, g: str) -> list[str]:
     return [e.give(node._a, f"{g} * {e.val(node)}")]
 
@@ -680,6 +702,15 @@ _CODE: dict[Any, tuple[Emit, Emit]] = {
     engine._neg_back: (_fw_neg, _bw_neg),
     engine._pow_back: (_fw_pow, _bw_pow),
     engine._value_pow_back: (_fw_value_pow, _bw_value_pow),
+    engine._addc_back: (_fw_binary("+"), _share(_bw_add, 0)),
+    engine._radd_back: (_fw_binary("+"), _share(_bw_add, 1)),
+    engine._subc_back: (_fw_binary("-"), _share(_bw_sub, 0)),
+    engine._rsub_back: (_fw_binary("-"), _share(_bw_sub, 1)),
+    engine._mulc_back: (_fw_binary("*"), _share(_bw_mul, 0)),
+    engine._rmul_back: (_fw_binary("*"), _share(_bw_mul, 1)),
+    engine._divc_back: (_fw_div, _share(_bw_div, 0)),
+    engine._rdiv_back: (_fw_div, _share(_bw_div, 1)),
+    engine._rpow_back: (_fw_value_pow, _share(_bw_value_pow, 1)),
     engine._exp_back: (_fw_call("_exp"), _bw_exp),
     engine._log_back: (_fw_call("_log"), _bw_log),
     engine._tanh_back: (_fw_call("_tanh"), _bw_tanh),
@@ -707,12 +738,23 @@ def _backward_order(root: Value) -> list[Value]:
 
 
 def _check_line(values: list[str]) -> list[str]:
-    """One test that every number is finite (a float overflow or NaN anywhere makes the sum one)."""
+    """One test that every number is finite: a float overflow or NaN anywhere makes the sum
+    one; finite numbers whose sum overflows (two near the float maximum) are then looked at
+    one by one (``_all_finite``)."""
     if not values:
         return []
-    chunks = [f"_sum(({', '.join(values[i : i + 255])},))" for i in range(0, len(values), 255)]
+    groups = [f"({', '.join(values[i : i + 255])},)" for i in range(0, len(values), 255)]
+    chunks = [f"_sum({group})" for group in groups]
     total = chunks[0] if len(chunks) == 1 else f"_sum(({', '.join(chunks)},))"  # (no deep expression)
-    return [f"if not -1e999 < {total} < 1e999: raise _NonFinite"]
+    return [f"if not -1e999 < {total} < 1e999: _all_finite({', '.join(groups)})"]
+
+
+def _all_finite(*groups: tuple[Any, ...]) -> None:
+    """Raise _NonFinite unless every number in ``groups`` is finite (the generated code's check)."""
+    for group in groups:
+        for x in group:
+            if not -math.inf < x < math.inf:
+                raise _NonFinite
 
 
 def _build(program: _Program, gradient: bool) -> tuple[str, Callable[..., Any]]:

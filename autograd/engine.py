@@ -14,7 +14,11 @@ Semantics
 * ``y.backward()`` sets ``node.grad`` to d(y)/d(node) for every node reachable
   from ``y``.  Nodes are visited in topological order without recursion: a node
   fires its rule exactly once, after every consumer has delivered its share.
-* Leaves (Values not produced by an op: weights, inputs, constants) *accumulate*
+* A plain number an op meets (the 2 in ``x * 2``, ``2 - x``, ``2 ** x``, ``x ** 2``)
+  is a constant: it rides along in the graph as a leaf, but no rule sends it
+  gradient (PyTorch gives constants none), so its gradient, never computed,
+  cannot overflow and stop a pass.  A Value the user made is never a constant.
+* Leaves (Values not produced by an op: weights, inputs) *accumulate*
   gradient across ``backward()`` calls, as in PyTorch: two calls without zeroing
   give exactly twice the leaf gradients (each pass sums its own shares from 0
   and adds the total once, so this holds bit for bit with floats too).
@@ -117,8 +121,9 @@ class Value:
 
     # ------------------------------------------------------------------ arithmetic
     def __add__(self, other: Operand) -> Value:
-        if type(other) is not Value:
-            other = _as_value(other, "add", self)
+        if type(other) is not Value and not isinstance(other, Value):
+            c = _wrap(other, "add", self)
+            return _node(self.data + c.data, self, c, _addc_back)
         data = self.data + other.data
         if not _NEG_INF < data < _INF:
             raise _overflow("add", (self, other))
@@ -133,8 +138,9 @@ class Value:
         return out
 
     def __sub__(self, other: Operand) -> Value:
-        if type(other) is not Value:
-            other = _as_value(other, "sub", self)
+        if type(other) is not Value and not isinstance(other, Value):
+            c = _wrap(other, "sub", self)
+            return _node(self.data - c.data, self, c, _subc_back)
         data = self.data - other.data
         if not _NEG_INF < data < _INF:
             raise _overflow("sub", (self, other))
@@ -149,8 +155,9 @@ class Value:
         return out
 
     def __mul__(self, other: Operand) -> Value:
-        if type(other) is not Value:
-            other = _as_value(other, "mul", self)
+        if type(other) is not Value and not isinstance(other, Value):
+            c = _wrap(other, "mul", self)
+            return _node(self.data * c.data, self, c, _mulc_back)
         data = self.data * other.data
         if not _NEG_INF < data < _INF:
             raise _overflow("mul", (self, other))
@@ -165,29 +172,40 @@ class Value:
         return out
 
     def __truediv__(self, other: Operand) -> Value:
-        other = _as_value(other, "div", self)
+        if isinstance(other, Value):
+            back = _div_back
+        else:
+            other, back = _wrap(other, "div", self), _divc_back
         if other.data == 0:
             raise ZeroDivisionError(f"div: cannot divide {self.data!r} by zero ({other!r})")
-        return _node(_div(self.data, other.data), self, other, _div_back)
+        return _node(_div(self.data, other.data), self, other, back)
 
     def __neg__(self) -> Value:
         return _node(-self.data, self, None, _neg_back)
 
+    # Python calls the reflected ops below only with a number on the left (``2 * x``):
+    # a constant too, wrapped with the rule that sends it nothing (see _addc_back).
     def __radd__(self, other: Operand) -> Value:
-        return _as_value(other, "add", self) + self
+        c = _wrap(other, "add", self)
+        return _node(c.data + self.data, c, self, _radd_back)
 
     def __rsub__(self, other: Operand) -> Value:
-        return _as_value(other, "sub", self) - self
+        c = _wrap(other, "sub", self)
+        return _node(c.data - self.data, c, self, _rsub_back)
 
     def __rmul__(self, other: Operand) -> Value:
-        return _as_value(other, "mul", self) * self
+        c = _wrap(other, "mul", self)
+        return _node(c.data * self.data, c, self, _rmul_back)
 
     def __rtruediv__(self, other: Operand) -> Value:
-        return _as_value(other, "div", self) / self
+        c = _wrap(other, "div", self)
+        if self.data == 0:
+            raise ZeroDivisionError(f"div: cannot divide {c.data!r} by zero ({self!r})")
+        return _node(_div(c.data, self.data), c, self, _rdiv_back)
 
     def __pow__(self, exponent: Operand) -> Value:
         if isinstance(exponent, Value):
-            return _value_pow(self, exponent)
+            return _value_pow(self, exponent, _value_pow_back)
         c = _check_number("pow", exponent, self)
         x = self.data
         if x < 0 and c % 1 != 0:
@@ -205,7 +223,7 @@ class Value:
         return _node(out, self, _constant(c), _pow_back)
 
     def __rpow__(self, base: Operand) -> Value:
-        return _value_pow(_as_value(base, "pow", self), self)
+        return _value_pow(_wrap(base, "pow", self), self, _rpow_back)
 
     # ------------------------------------------------------------------ functions
     def exp(self) -> Value:
@@ -509,6 +527,96 @@ def _value_pow_back_graph(out: Value) -> None:
     _give(b, out.grad * out * a.log())
 
 
+# A number an op meets (the 2 in ``x * 2``, ``2 * x`` and ``2 ** x``) is wrapped
+# into a constant leaf, and the op takes the rule below that sends that constant
+# nothing: its gradient is never computed (as PyTorch gives constants none), so
+# it cannot overflow and stop a pass whose gradients are finite.  The rule is
+# picked when the node is built, so ordinary ops pay nothing for it.  ``x ** c``
+# is the same case (_pow_back).  The name says where the constant sits: ``c``
+# after the op for the right operand (``x - c``), ``r`` before it for the left
+# one (``c - x``, Python's reflected ``__rsub__``).
+def _addc_back(out: Value) -> None:
+    a = out._a
+    a.grad += out.grad
+
+
+def _addc_back_graph(out: Value) -> None:
+    _give(out._a, out.grad)
+
+
+def _radd_back(out: Value) -> None:
+    b = out._b
+    b.grad += out.grad
+
+
+def _radd_back_graph(out: Value) -> None:
+    _give(out._b, out.grad)
+
+
+def _subc_back(out: Value) -> None:
+    a = out._a
+    a.grad += out.grad
+
+
+def _subc_back_graph(out: Value) -> None:
+    _give(out._a, out.grad)
+
+
+def _rsub_back(out: Value) -> None:
+    b = out._b
+    b.grad -= out.grad
+
+
+def _rsub_back_graph(out: Value) -> None:
+    _give(out._b, -out.grad)
+
+
+def _mulc_back(out: Value) -> None:
+    a = out._a
+    a.grad += out.grad * out._b.data
+
+
+def _mulc_back_graph(out: Value) -> None:
+    _give(out._a, out.grad * out._b.data)
+
+
+def _rmul_back(out: Value) -> None:
+    b = out._b
+    b.grad += out.grad * out._a.data
+
+
+def _rmul_back_graph(out: Value) -> None:
+    _give(out._b, out.grad * out._a.data)
+
+
+def _divc_back(out: Value) -> None:
+    a = out._a
+    a.grad += _div(out.grad, out._b.data)
+
+
+def _divc_back_graph(out: Value) -> None:
+    _give(out._a, out.grad / out._b.data)
+
+
+def _rdiv_back(out: Value) -> None:
+    x = out._b
+    x.grad -= _div(out.grad * out.data, x.data)  # d(c/x)/dx = -(c/x)/x
+
+
+def _rdiv_back_graph(out: Value) -> None:
+    x = out._b
+    _give(x, -(out.grad * out / x))
+
+
+def _rpow_back(out: Value) -> None:
+    b = out._b
+    b.grad += out.grad * out.data * math.log(out._a.data)
+
+
+def _rpow_back_graph(out: Value) -> None:
+    _give(out._b, out.grad * out * math.log(out._a.data))
+
+
 def _exp_back(out: Value) -> None:
     a = out._a
     a.grad += out.grad * out.data
@@ -610,6 +718,15 @@ _RULES: dict[Rule, tuple[str, Rule]] = {
     _neg_back: ("neg", _neg_back_graph),
     _pow_back: ("pow", _pow_back_graph),
     _value_pow_back: ("pow", _value_pow_back_graph),
+    _addc_back: ("add", _addc_back_graph),
+    _radd_back: ("add", _radd_back_graph),
+    _subc_back: ("sub", _subc_back_graph),
+    _rsub_back: ("sub", _rsub_back_graph),
+    _mulc_back: ("mul", _mulc_back_graph),
+    _rmul_back: ("mul", _rmul_back_graph),
+    _divc_back: ("div", _divc_back_graph),
+    _rdiv_back: ("div", _rdiv_back_graph),
+    _rpow_back: ("pow", _rpow_back_graph),
     _exp_back: ("exp", _exp_back_graph),
     _log_back: ("log", _log_back_graph),
     _tanh_back: ("tanh", _tanh_back_graph),
@@ -749,7 +866,7 @@ def _operands(a: Any, b: Any) -> tuple[Value, ...]:
     return a if type(a) is tuple else (a,)
 
 
-def _value_pow(base: Value, exponent: Value) -> Value:
+def _value_pow(base: Value, exponent: Value, back: Rule) -> Value:
     x, y = base.data, exponent.data
     if x <= 0:
         raise ValueError(f"pow: a Value exponent needs a base > 0, got base {x!r} ** {y!r}")
@@ -757,7 +874,7 @@ def _value_pow(base: Value, exponent: Value) -> Value:
         out = _pow(x, y)
     except OverflowError:
         out = _INF
-    return _node(out, base, exponent, _value_pow_back)
+    return _node(out, base, exponent, back)
 
 
 def _check_number(op: str, x: Any, *context: Any) -> Any:
@@ -772,10 +889,15 @@ def _check_number(op: str, x: Any, *context: Any) -> Any:
     raise TypeError(f"{op}: expected a real number or Value{with_}, got {x!r} ({type(x).__name__})")
 
 
-def _as_value(x: Any, op: str, *context: Any) -> Value:
+def _as_value(x: Any, op: str) -> Value:
     if isinstance(x, Value):
         return x
-    return _constant(_check_number(op, x, *context))
+    return _constant(_check_number(op, x))
+
+
+def _wrap(x: Any, op: str, value: Value) -> Value:
+    """The number ``x`` that ``op`` meets beside ``value``, as a constant leaf (checked first)."""
+    return _constant(_check_number(op, x, value))
 
 
 def _constant(x: Any) -> Value:

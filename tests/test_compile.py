@@ -411,6 +411,37 @@ def test_an_interior_gradient_past_the_floats_that_reaches_no_input_is_not_an_er
     assert compiled.run_generated([1.0]) == (y.data, [x.grad]) == (1.0, [1])
 
 
+# f, the point, d f/dx by hand: a constant's own gradient would overflow in each (see
+# tests/test_engine.py); the engine computes none, and neither does the generated code
+CONSTANT_CASES = [
+    (lambda x: x / 0.5, 8.98e307, 2.0),
+    (lambda x: x / 1e-300, 1e-10, 1 / 1e-300),
+    (lambda x: 0 / x, 5e-324, 0.0),
+    (lambda x: (x * 2 - 2e300) * 1e10, 1e300, 2e10),
+    (lambda x: (2 * x - 2e300) * 1e10, 1e300, 2e10),
+    (lambda x: (1e300 - x) * 1e300, 1e300, -1e300),
+    (lambda x: 2**x, 1023.9999999999999, 1.2460659279416856e308),  # 2**x ln 2, rounded as the engine does
+]
+
+
+@pytest.mark.parametrize("case", range(len(CONSTANT_CASES)))
+def test_a_constant_operand_gets_no_gradient_in_the_generated_code_either(case):
+    f, point, expected = CONSTANT_CASES[case]
+    compiled = autograd.compile(f, [point])
+    value, gradient = compiled.run_generated([point])
+    assert gradient == [expected]
+    assert compiled([point]) == compiled.interpret([point]) == (value, [expected])
+
+
+def test_finite_numbers_whose_sum_overflows_are_not_taken_for_an_overflow():
+    # the value and the gradient are each below the float maximum, their sum is not
+    compiled = autograd.compile(lambda x: x * 1.5, [1e308])
+    assert compiled.run_generated([1e308]) == (1.5e308, [1.5])
+    assert compiled.run_generated([1e308], gradient=False) == 1.5e308
+    with pytest.raises(ArithmeticError):  # a true overflow is still one
+        compiled.run_generated([1.5e308])
+
+
 def test_a_callable_without_a_qualname_is_named_by_its_repr():
     import functools
 

@@ -14,10 +14,11 @@ import tracemalloc
 from fractions import Fraction as F
 from pathlib import Path
 
+import mpmath
 import pytest
 import sympy
 
-from autograd import Value, dot, vsum
+from autograd import Value, dot, grad, vsum
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -616,6 +617,90 @@ def test_gradient_overflowing_inside_a_rule_names_backward():
     y = x**-1023  # 2^1023 fits in a float; the derivative 1023 * 2^1024 does not
     with pytest.raises(OverflowError, match="backward"):
         y.backward()
+
+
+# ---------------------------------------------------------------------- numbers an op wraps are constants
+# Each case: f, the point, d f/dx written out by hand.  A number f uses is a constant: its
+# own gradient (which overflows in every case marked so) is never computed, so the pass,
+# whose gradient is finite, goes through.
+CONSTANT_CASES = {
+    # d(2**x)/dx = 2**x ln 2: just under the float maximum times ln 2 (the constant's would be
+    # x * 2**(x-1) > float max)
+    "2 ** x": (lambda x: 2**x, 1023.9999999999999, None),
+    "x / 0.5": (lambda x: x / 0.5, 8.98e307, 2.0),  # the constant's: -(x/0.5)/0.5 = -3.6e308
+    "x / 1e-300": (lambda x: x / 1e-300, 1e-10, 1e300),  # the constant's: -1e290/1e-300
+    "0 / x": (lambda x: 0 / x, 5e-324, 0.0),  # the constant's: 1/x = 2e323
+    "x * 2, huge upstream": (lambda x: (x * 2 - 2e300) * 1e10, 1e300, 2e10),  # the constant's: 1e310
+    "2 * x, huge upstream": (lambda x: (2 * x - 2e300) * 1e10, 1e300, 2e10),
+    "c - x": (lambda x: (1e300 - x) * 1e300, 1e300, -1e300),
+    "x - c": (lambda x: (x - 1e300) * 1e300, 1e300, 1e300),
+    "c + x": (lambda x: (1e300 + x) * 1e-300, -1e300, 1e-300),
+    "x + c": (lambda x: (x + 1e300) * 1e-300, -1e300, 1e-300),
+}
+
+
+@pytest.mark.parametrize("case", CONSTANT_CASES)
+def test_a_number_an_op_wraps_gets_no_gradient_so_a_finite_gradient_goes_through(case):
+    f, point, expected = CONSTANT_CASES[case]
+    if expected is None:  # 2 ** x: 2**x ln 2, the correctly rounded value, to within rounding
+        with mpmath.workprec(200):
+            expected = float(mpmath.mpf(2) ** point * mpmath.log(2))
+    x = Value(point)
+    f(x).backward()
+    assert math.isclose(x.grad, expected, rel_tol=4e-16, abs_tol=0)
+
+
+def test_a_number_an_op_wraps_gets_no_gradient_in_a_graph_pass_either():
+    # d2(2**x)/dx2 = 2**x ln(2)**2, finite near the float maximum; the constant 2's first and second
+    # derivatives are not
+    x = Value(1023.9999999999999)
+    (first,) = grad(2**x, [x], create_graph=True)
+    (second,) = grad(first, [x])
+    with mpmath.workprec(200):
+        d1 = mpmath.mpf(2) ** x.data * mpmath.log(2)
+        d2 = d1 * mpmath.log(2)
+    assert math.isclose(first.data, float(d1), rel_tol=4e-16)
+    assert math.isclose(second, float(d2), rel_tol=1e-15)
+
+
+def test_ops_with_fraction_constants_stay_exact():
+    # f(x) = (1/3 - x) * (2/7) / x + 3/(2x) + 2 ** x, at x = 3: written out by hand
+    def f(x):
+        return (F(1, 3) - x) * F(2, 7) / x + F(3, 2) / x + 2**x - (x + F(1, 5)) * 5
+
+    value, (gradient,) = grad_of(f, 3)
+    assert_exact(value, F(-8, 3) * F(2, 7) / 3 + F(1, 2) + 8 - 16)
+    # d/dx: (2/21)/x - 2/7 -> -(2/21)/x**2; 3/(2x) -> -3/(2x**2); 2**x -> 2**x ln 2 (a float); -5
+    exact_part = F(-2, 21) / 9 - F(3, 18) - 5
+    assert gradient == pytest.approx(float(exact_part) + 8 * math.log(2), rel=1e-15)
+    value, (gradient,) = grad_of(lambda x: (F(1, 3) - x) * F(2, 7) / x + F(3, 2) / x - (x + F(1, 5)) * 5, 3)
+    assert_exact(gradient, exact_part)
+
+
+class Scaled(Value):
+    """A Value of a subclass: an operand like any Value, never a number to wrap."""
+
+
+@pytest.mark.parametrize(
+    ("op", "dy"),
+    [("add", 1.0), ("sub", -1.0), ("mul", 3.0), ("div", -3.0 / 4.0)],
+)
+def test_a_value_of_a_subclass_is_an_operand_with_its_own_gradient(op, dy):
+    # d/dy of x + y, x - y, x * y and x / y at (3, 2): 1, -1, x = 3, -x / y**2 = -3/4
+    x, y = Value(3.0), Scaled(2.0)
+    out = {"add": x + y, "sub": x - y, "mul": x * y, "div": x / y}[op]
+    out.backward()
+    assert y.grad == dy
+
+
+def test_a_leaf_the_user_made_from_a_number_still_gets_its_gradient():
+    # only numbers wrapped inside an op are constants; a Value made by the user is a leaf
+    x, c, d = Value(3.0), Value(2.0), Value(0.5)
+    out = c * x + x / d - (c**x) + 1 / d + (1 - c)
+    out.backward()
+    assert c.grad == 3.0 - 3.0 * 2.0**2.0 - 1
+    assert d.grad == -3.0 / 0.25 - 1 / 0.25
+    assert x.grad == 2.0 + 2.0 - 2.0**3.0 * math.log(2.0)
 
 
 # ---------------------------------------------------------------------- scale: no recursion, no cycles

@@ -112,10 +112,11 @@ def test_to_dot_text():
 
 
 def test_to_dot_shows_a_constants_gradient():
-    # _constant: a number turned into a leaf starts with gradient 0, like any Value
+    # _constant: a number turned into a leaf starts with gradient 0, like any Value, and an op's
+    # constant receives no gradient, so it still shows 0 after backward()
     y = Value(2) * 3
     y.backward()
-    assert '[label="leaf\\ndata 3\\ngrad 2"];' in y.to_dot()
+    assert '[label="leaf\\ndata 3\\ngrad 0"];' in y.to_dot()
 
 
 class Quoted(float):

@@ -15,10 +15,11 @@ from autograd.testing import Graph, Node
 # The engine rule behind each op of the table.
 RULES = {
     "add": "_add_back", "mul": "_mul_back", "neg": "_neg_back", "sub": "_sub_back", "div": "_div_back",
-    "addc": "_add_back", "rsub": "_sub_back", "mulc": "_mul_back", "rdiv": "_div_back", "powc": "_pow_back",
-    "vpow": "_value_pow_back", "rpow": "_value_pow_back", "exp": "_exp_back", "log": "_log_back",
-    "tanh": "_tanh_back", "relu": "_relu_back", "sigmoid": "_sigmoid_back", "vsum": "_vsum_back",
-    "dot": "_dot_back", "radd": "_add_back", "subc": "_sub_back", "vmulc": "_mul_back", "divc": "_div_back",
+    "addc": "_addc_back", "rsub": "_rsub_back", "mulc": "_rmul_back", "rdiv": "_rdiv_back",
+    "powc": "_pow_back", "vpow": "_value_pow_back", "rpow": "_rpow_back", "exp": "_exp_back",
+    "log": "_log_back", "tanh": "_tanh_back", "relu": "_relu_back", "sigmoid": "_sigmoid_back",
+    "vsum": "_vsum_back", "dot": "_dot_back", "radd": "_radd_back", "subc": "_subc_back",
+    "vmulc": "_mulc_back", "divc": "_divc_back",
 }  # fmt: skip
 
 # One small graph per op of the table; its first node is the op under test (leaves inside the domain).

@@ -60,7 +60,7 @@ def scalar_class(
     def div(self, other):
         other = lift(other)
         a, b = val(self), val(other)
-        return node(a / b, (self, other), lambda g: (g / b, -g * a / (b * b)))
+        return node(a / b, (self, other), lambda g: (g / b, -g * (a / b) / b))
 
     def power(self, c):
         if not isinstance(c, (int, float)):

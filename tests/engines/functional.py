@@ -41,7 +41,7 @@ def sub(a, b):
 
 def div(a, b):
     a, b = lift(a), lift(b)
-    return Node(a.value / b.value, (a, b), (1 / b.value, -a.value / (b.value * b.value)))
+    return Node(a.value / b.value, (a, b), (1 / b.value, -(a.value / b.value) / b.value))
 
 
 def neg(a):

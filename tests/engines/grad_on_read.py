@@ -35,7 +35,7 @@ class Value:
     def __truediv__(self, other):
         other = self._lift(other)
         a, b = self.data, other.data
-        return type(self)(a / b, (self, other), (1 / b, -a / (b * b)))
+        return type(self)(a / b, (self, other), (1 / b, -(a / b) / b))
 
     def __neg__(self):
         return type(self)(-self.data, (self,), (-1,))

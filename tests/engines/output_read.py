@@ -41,7 +41,7 @@ class Var:
     def __truediv__(self, other):
         other = self._lift(other)
         a, b = self.value, other.value
-        return type(self)(a / b, (self, other), (1 / b, -a / (b * b)))
+        return type(self)(a / b, (self, other), (1 / b, -(a / b) / b))
 
     def __neg__(self):
         return type(self)(-self.value, (self,), (-1,))

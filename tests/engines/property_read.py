@@ -46,7 +46,7 @@ class Scalar:
     def __truediv__(self, other):
         other = self._lift(other)
         a, b = self.value, other.value
-        return self._op(a / b, (self, 1 / b), (other, -a / (b * b)))
+        return self._op(a / b, (self, 1 / b), (other, -(a / b) / b))
 
     def __neg__(self):
         return self._op(-self.value, (self, -1))

@@ -70,7 +70,8 @@ class Core:
     def __truediv__(self, other):
         other = self._lift(other)
         a, b = self.data, other.data
-        return self._with_partials(a / b, (self, other), (1 / b, -a / (b * b)))
+        # -(a / b) / b, not -a / (b * b): b * b underflows to 0 for |b| < 1.5e-162
+        return self._with_partials(a / b, (self, other), (1 / b, -(a / b) / b))
 
     def _topological_order(self):
         return topological_order(self, lambda node: node._prev)
