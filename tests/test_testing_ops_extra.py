@@ -16,6 +16,7 @@ import autograd
 import autograd.testing.identify as identify_module
 import autograd.testing.selfcheck as selfcheck_module
 from autograd.testing import audit, resolve_engine
+from autograd.testing.audit import run_checks
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.identify import extra_capabilities, extra_ops, identify, unjudged_methods
 from autograd.testing.ops import OPS, display
@@ -197,7 +198,7 @@ def test_a_method_that_ignores_its_value_argument_is_listed_not_judged():
 
 def test_our_own_error_in_identification_propagates_instead_of_reading_as_a_refusal(monkeypatch):
     # issue 13: only what the engine raises means "no value here"; a KeyError of ours is our bug
-    def broken(method, arity):
+    def broken(method, arity, number=None):
         raise KeyError("planted in the harness")
 
     eng = resolve_engine(extra_fixture.Value)
@@ -724,3 +725,19 @@ def test_the_taylor_steps_are_relative_to_the_point_beyond_1():
         "d/dx0 of x0.tilt() at x0 = 2.7: the Taylor remainder shrinks like h "
         "(orders 1.00, 1.00, 1.00, 1.00), but not at a 1000 times smaller step: not confirmed, unresolved"
     )
+
+
+def test_a_method_that_takes_a_plain_number_is_called_with_one_and_judged():
+    # v.scaled(k) gives no number when k is a Value: called with 0.7 it is judged, its gradient
+    # 2k (not k, by hand) found wrong; v.smudge() gives no number at all and is never "checked"
+    outcomes = run_checks(["extra_ops", "self_consistency"], "tests.engines.extra_takes_number", examples=10)
+    found = outcomes["self_consistency"]
+    assert found.judged > 0 and found.status == "failed", found
+    (wrong,) = [f for f in found.findings if f.kind in DEFECT_KINDS]
+    assert (wrong.kind, wrong.op) == ("wrong_gradient", "scaled~?")
+    assert wrong.summary.startswith("d/dx0 of x0.scaled(0.7) at x0 = ")
+    assert float(wrong.actual) == 1.4 and math.isclose(float(wrong.expected), 0.7, rel_tol=1e-6)
+    (listed,) = [f.summary for f in outcomes["extra_ops"].findings if "beyond the table" in f.summary]
+    assert "v.scaled(0.7) (not identified: checked by self-consistency)" in listed
+    assert "v.smudge() (not identified: not judged (0 cases judged, " in listed
+    assert "v.smudge() (not identified: checked" not in listed

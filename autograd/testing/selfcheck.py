@@ -331,7 +331,7 @@ def _check_op(eng: Engine, extra: ExtraOp, tally: _Tally, check: str, examples: 
     spec = extra.spec
     judge = (_judge_known if extra.known is not None else _judge_unknown)(eng, check, spec.name)
     const = spec.consts[0] if spec.consts else None
-    for at in engine_values(eng, extra.method, extra.arity):  # alone, at the identification points
+    for at in engine_values(eng, extra.method, extra.arity, extra.number):  # alone, where identified
         args = (at,) if extra.arity == 1 else at
         if not spec.domain([float(a) for a in args], const):
             continue
@@ -349,6 +349,14 @@ def _check_op(eng: Engine, extra: ExtraOp, tally: _Tally, check: str, examples: 
         _search(tally, having, judge, examples, seed)
 
 
+def _what(extra: ExtraOp, judged: int, inconclusive: int) -> str:
+    """What an extra op was found to be and how it was checked: never "checked" when nothing was."""
+    what = extra.known if extra.known else "not identified"
+    if not judged:
+        return f"{what}: not judged (0 cases judged, {inconclusive} inconclusive)"
+    return what if extra.known else f"{what}: checked by self-consistency"
+
+
 def extra_op_outcomes(engine: Any, examples: int = 40, seed: int = 0) -> list[CheckOutcome]:
     """``extra_ops`` (identified ops, against the catalogue) and ``self_consistency`` (the rest).
 
@@ -357,14 +365,13 @@ def extra_op_outcomes(engine: Any, examples: int = 40, seed: int = 0) -> list[Ch
     eng = resolve_engine(engine)
     with registered_extras(eng, unknown=True) as extras:
         known, unknown = _Tally(), _Tally()
+        judged: dict[str, tuple[int, int]] = {}  # form -> (judged, inconclusive), each op's own
         for extra in extras:
-            if extra.known is not None:
-                _check_op(eng, extra, known, "extra_ops", examples, seed)
-            else:
-                _check_op(eng, extra, unknown, "self_consistency", examples, seed)
-    listed = [
-        f"{e.form} ({e.known if e.known else 'not identified: checked by self-consistency'})" for e in extras
-    ]
+            tally, check = (known, "extra_ops") if extra.known is not None else (unknown, "self_consistency")
+            before = tally.judged, tally.inconclusive
+            _check_op(eng, extra, tally, check, examples, seed)
+            judged[extra.form] = (tally.judged - before[0], tally.inconclusive - before[1])
+    listed = [f"{e.form} ({_what(e, *judged[e.form])})" for e in extras]
     facts = (
         [Finding("convention", "extra_ops", f"ops beyond the table: {', '.join(listed)}")] if extras else []
     )
