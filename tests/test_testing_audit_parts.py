@@ -433,8 +433,8 @@ def test_a_value_the_float_program_shares_is_inconclusive_not_wrong(monkeypatch)
     (finding,) = A._forward_finding(OURS, Graph((0.5,), (Node("exp", (0,)),)), EXP_HALF, "exp")
     assert (finding.kind, finding.check, finding.op) == ("inconclusive", "forward", "exp")
     assert finding.summary == (
-        f"x0.exp() at x0 = 0.5: engine {EXP_HALF!r}, reference {EXP_HALF!r}, "
-        f"a float evaluation gives {EXP_HALF!r}"
+        f"x0.exp() at x0 = 0.5: engine {EXP_HALF!r}; the reference {EXP_HALF!r} differs, "
+        f"a float evaluation {EXP_HALF!r}: not confirmed, unresolved"
     )
 
 
@@ -447,8 +447,8 @@ def test_a_value_no_float_evaluation_can_confirm_is_inconclusive(monkeypatch):
     (finding,) = A._forward_finding(OURS, graph, 2 * EXP_HALF, "exp")
     assert (finding.kind, finding.op) == ("inconclusive", "exp")
     assert finding.summary == (
-        f"x0.exp() at x0 = 0.5: engine {2 * EXP_HALF!r}, reference {EXP_HALF!r}, "
-        "a float evaluation cannot run"
+        f"x0.exp() at x0 = 0.5: engine {2 * EXP_HALF!r}; the reference {EXP_HALF!r} differs, "
+        "a float evaluation cannot judge (the float program cannot run): unresolved"
     )
 
 

@@ -298,18 +298,18 @@ def _forward_finding(eng: Engine, graph: Graph, got: Any, op: str | None) -> lis
         plain = graph.evaluate()[graph.out]  # the same program in Python floats (the table's functions)
     except (OverflowError, ValueError, ZeroDivisionError):
         plain = None
-    off_plain = None if plain is None else not abs(_mpf(plain) - _mpf(got)) <= tol
-    verdict = verdicts.confirm(off_reference, off_plain)
-    if verdict is None:
-        return []
     expected = _num(want)
-    if verdict == "inconclusive":
-        how = "a float evaluation cannot run" if off_plain is None else f"a float evaluation gives {plain!r}"
-        return [
-            Finding(
-                "inconclusive", "forward", f"{_where(graph)}: engine {got!r}, reference {expected}, {how}", op
-            )
-        ]
+
+    def float_evaluation() -> verdicts.Vote:
+        if plain is None:
+            return verdicts.Vote("a float evaluation", None, "the float program cannot run")
+        return verdicts.Vote("a float evaluation", not abs(_mpf(plain) - _mpf(got)) <= tol, repr(plain))
+
+    vote = verdicts.second_vote(verdicts.Vote("the reference", off_reference, expected), float_evaluation)
+    if vote.kind is None:
+        return []
+    if vote.kind == "inconclusive":
+        return [Finding("inconclusive", "forward", f"{_where(graph)}: engine {got!r}; {vote.text}", op)]
     return [
         Finding(
             "wrong_value", "forward",
