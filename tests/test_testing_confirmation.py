@@ -12,6 +12,8 @@ one place:
   ``inconclusive`` (``tests.engines.fudged_constants``).
 """
 
+import re
+
 import pytest
 
 from autograd.testing import oracles, verdicts
@@ -57,7 +59,7 @@ def test_a_fudged_value_feeding_another_op_is_a_wrong_gradient_of_its_op(alone):
 def test_the_edge_points_confirm_it_too():
     outcome = probe_edge_points(FUDGED)
     wrong = [f for f in outcome.findings if f.kind == "wrong_gradient" and f.op == "divc"]
-    assert wrong and "finite differences 0.5 (differs)" in wrong[0].summary
+    assert wrong and "sympy/mpmath 0.5 differs, confirmed by finite differences 0.5" in wrong[0].summary
     sound = probe_edge_points(SOUND)
     assert not [f for f in sound.findings if f.kind in DEFECT_KINDS]
 
@@ -71,3 +73,56 @@ def test_the_second_vote_keeps_no_margin_beyond_the_derived_errors():
         oracles.assert_grads_symbolic(graph, FUDGED)  # and the first vote, of course
     oracles.assert_grads_fd(graph, SOUND, **verdicts.SECOND_VOTE_FD)  # a right gradient passes
     oracles.assert_grads_fd(graph.with_leaves((1.0,)), SOUND, **verdicts.SECOND_VOTE_FD)
+
+
+# ---------------------------------------------------------------------- one run, two votes
+EVERY_OTHER = "tests.engines.wrong_every_other_pass"  # every second backward() pass is 1.5 times off
+
+
+@pytest.mark.parametrize("op", ["exp", "sigmoid"])
+def test_a_gradient_wrong_in_the_run_judged_is_confirmed_on_that_runs_numbers(op):
+    # sympy and finite differences judge the gradients of one run: half the runs are wrong, and
+    # each wrong one is confirmed (both votes see 1.5 times the derivative), never cleared by
+    # finite differences of another, right, run
+    found = run_check("symbolic", EVERY_OTHER, examples=10, ops=[op]).findings
+    wrong = [f for f in found if f.kind == "wrong_gradient" and f.op == op]
+    assert wrong, found
+    for finding in wrong:
+        (expected,), (actual,) = eval(finding.expected), eval(finding.actual)
+        assert actual == pytest.approx(1.5 * float(expected), rel=1e-12), finding  # the judged run's
+        assert "differs, confirmed by finite differences" in finding.summary
+    assert not [f for f in found if "not a defect" in f.summary or "agree with the engine" in f.summary]
+
+
+def test_an_unconfirmed_disagreement_says_it_is_unresolved_with_both_numbers():
+    first = verdicts.Vote("sympy", True, "[1.0]")
+    agrees = verdicts.second_vote(first, lambda: verdicts.Vote("finite differences", False, "[0.5]"))
+    assert agrees == verdicts.SecondVote(
+        "inconclusive", "sympy [1.0] differs, finite differences [0.5]: not confirmed, unresolved"
+    )
+    blind = verdicts.second_vote(first, lambda: verdicts.Vote("finite differences", None, "a kink"))
+    assert blind == verdicts.SecondVote(
+        "inconclusive", "sympy [1.0] differs, finite differences cannot judge (a kink): unresolved"
+    )
+    confirmed = verdicts.second_vote(first, lambda: verdicts.Vote("finite differences", True, "[1.0]"))
+    assert confirmed == verdicts.SecondVote(
+        "defect", "sympy [1.0] differs, confirmed by finite differences [1.0]"
+    )
+
+
+def test_the_second_method_is_not_asked_when_the_first_agrees():
+    def never():
+        raise AssertionError("the second method was asked")
+
+    assert verdicts.second_vote(verdicts.Vote("sympy", False), never) == verdicts.SecondVote(None, "")
+
+
+def test_a_summary_names_only_the_leaves_its_expression_uses():
+    # the build-order engine's divc findings come from graphs with leaves no node uses
+    found = run_check("symbolic", "tests.engines.planted_build_order", examples=20, ops=["divc"]).findings
+    points = [re.match(r".*? of (.*?) at (x\d+ = .*?):", f.summary) for f in found]
+    assert [p for p in points if p], found
+    for match in filter(None, points):
+        expression, point = match.groups()
+        named = re.findall(r"(x\d+) = ", point)
+        assert named and all(re.search(rf"\b{x}\b", expression) for x in named), match.group(0)

@@ -26,11 +26,13 @@ called through one boundary (:func:`~autograd.testing.boundary.engine_call`): wh
 
 Soundness first: a float gradient that disagrees with sympy is a
 ``wrong_gradient`` only when a second, independent method agrees that it is wrong
-(exact rationals when the graph is rational and the engine keeps Fractions,
-otherwise finite differences with no margin beyond their own derived error and the
-engine's derived tolerance: :data:`~autograd.testing.verdicts.SECOND_VOTE_FD`); otherwise
-it is ``inconclusive``.  A forward value is ``wrong_value`` only when it is off both from
-the 50-digit reference and from a plain float evaluation of the same program.
+(:func:`~autograd.testing.verdicts.second_vote`): finite differences of the graph's
+forward in plain floats, with no margin beyond their own derived error and the engine's
+derived tolerance (:data:`~autograd.testing.verdicts.SECOND_VOTE_FD`), judging the
+gradients of the same run sympy judged; otherwise it is ``inconclusive``.  (A rational
+graph on an engine that keeps Fractions is compared exactly.)  A forward value is
+``wrong_value`` only when it is off both from the 50-digit reference and from a plain
+float evaluation of the same program.
 An exception the engine raises on a point inside the op's domain is a ``crash``.
 Each defect is reported once per (kind, op), with the smallest failing example
 found (hypothesis shrinks, deterministically: ``derandomize``, no database, the
@@ -155,7 +157,9 @@ def _where(graph: Graph) -> str:
 
 
 def _point(graph: Graph) -> str:
-    return ", ".join(f"x{i} = {_num(x)}" for i, x in enumerate(graph.leaves))
+    """The leaves the expression uses (a leaf no path joins to the output is left out)."""
+    used = graph.reaching()
+    return ", ".join(f"x{i} = {_num(x)}" for i, x in enumerate(graph.leaves) if i in used)
 
 
 def _numbers_source(xs: Iterable[Any]) -> str:
@@ -248,73 +252,35 @@ def _sympy_gradient(graph: Graph) -> str:
         return ""
 
 
-def _rational_version(graph: Graph) -> Graph | None:
-    """The same program on exact rationals (floats are rationals), or None if an op is not closed."""
-    nodes = tuple(
-        Node(n.op, n.args, Fraction(n.const) if isinstance(n.const, float) else n.const) for n in graph.nodes
-    )
-    exact = Graph(tuple(Fraction(x) for x in graph.leaves), nodes, graph.output)
-    return exact if exact.rational else None
-
-
 def _exact_numbers(xs: Iterable[Any]) -> bool:
     return all(type(x) in (int, Fraction) for x in xs)
 
 
-def _second_opinion(eng: Engine, graph: Graph) -> tuple[bool | None, str]:
-    """An independent method on a gradient sympy rejected: (does it reject it too, None if it
-    cannot judge; the method, or what it said)."""
-    exact = _rational_version(graph) if eng.exact else None
-    if exact is not None:
-        try:
-            _, grads = _run(eng, exact)
-        except EngineRaised:
-            grads = []  # the engine cannot run it exactly: finite differences may judge
-        if grads and _exact_numbers(grads):  # a float gradient cannot be judged by equality
-            try:
-                oracles.assert_grads_exact(exact, eng)
-            except oracles.GradientMismatch:
-                return True, "exact rationals"
-            except OracleInconclusive:
-                pass
-            else:
-                return (
-                    False,
-                    "exact rationals agree with the engine: the float program's rounding explains it",
-                )
+def _gradient_findings(
+    eng: Engine, check: str, graph: Graph, op: str | None, grads: Sequence[Any] | None = None
+) -> list[Finding]:
+    """Symbolic oracle on the gradients ``grads`` of one run of a float graph (the engine runs it
+    when they are not given), confirmed by finite differences on the same numbers."""
+    if grads is None:
+        _, grads = _run(eng, graph)
     try:
-        oracles.assert_grads_fd(graph, eng, **verdicts.SECOND_VOTE_FD)
-    except oracles.GradientMismatch:
-        return True, "finite differences"
-    except OracleInconclusive as exc:
-        return None, f"finite differences could not judge ({exc.reason})"
-    return False, "finite differences agree with the engine"
-
-
-def _gradient_findings(eng: Engine, check: str, graph: Graph, op: str | None) -> list[Finding]:
-    """Symbolic oracle on a float graph the engine ran, confirmed before it is called wrong."""
-    try:
-        oracles.assert_grads_symbolic(graph, eng)
+        oracles.assert_grads_symbolic(graph, eng, grads=grads)
         return []
     except oracles.GradientMismatch as mismatch:
         report = mismatch.report
     except OracleInconclusive as exc:
         return [Finding("inconclusive", check, f"{_where(graph)}: {exc.reason}", op)]
-    rejects, how = _second_opinion(eng, graph)
     expected = _numbers_source(r.oracle for r in report.rows)
     actual = _numbers_source(r.engine for r in report.rows)
     wrong = ", ".join(f"d/d{r.name}" for r in report.rows if not r.ok)
-    if verdicts.confirm(True, rejects) == "defect":
-        kind, verdict = "wrong_gradient", f"engine {actual}, sympy {expected} (confirmed by {how})"
-    else:
-        kind, verdict = (
-            "inconclusive",
-            f"sympy disagrees beyond the derived tolerance, but {how}; not a defect",
-        )
+    vote = verdicts.second_vote(
+        verdicts.Vote("sympy", True, expected), lambda: oracles.fd_vote(graph, eng, grads)
+    )
+    kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"
     return [
         Finding(
-            kind, check, f"{wrong} of {_where(graph)}: {verdict}", op, graph.snippet(eng, expected), expected,
-            actual,
+            kind, check, f"{wrong} of {_where(graph)}: engine {actual}; {vote.text}", op,
+            graph.snippet(eng, expected), expected, actual,
         )
     ]  # fmt: skip
 
@@ -332,18 +298,18 @@ def _forward_finding(eng: Engine, graph: Graph, got: Any, op: str | None) -> lis
         plain = graph.evaluate()[graph.out]  # the same program in Python floats (the table's functions)
     except (OverflowError, ValueError, ZeroDivisionError):
         plain = None
-    off_plain = None if plain is None else not abs(_mpf(plain) - _mpf(got)) <= tol
-    verdict = verdicts.confirm(off_reference, off_plain)
-    if verdict is None:
-        return []
     expected = _num(want)
-    if verdict == "inconclusive":
-        how = "a float evaluation cannot run" if off_plain is None else f"a float evaluation gives {plain!r}"
-        return [
-            Finding(
-                "inconclusive", "forward", f"{_where(graph)}: engine {got!r}, reference {expected}, {how}", op
-            )
-        ]
+
+    def float_evaluation() -> verdicts.Vote:
+        if plain is None:
+            return verdicts.Vote("a float evaluation", None, "the float program cannot run")
+        return verdicts.Vote("a float evaluation", not abs(_mpf(plain) - _mpf(got)) <= tol, repr(plain))
+
+    vote = verdicts.second_vote(verdicts.Vote("the reference", off_reference, expected), float_evaluation)
+    if vote.kind is None:
+        return []
+    if vote.kind == "inconclusive":
+        return [Finding("inconclusive", "forward", f"{_where(graph)}: engine {got!r}; {vote.text}", op)]
     return [
         Finding(
             "wrong_value", "forward",
@@ -357,11 +323,11 @@ def _forward_finding(eng: Engine, graph: Graph, got: Any, op: str | None) -> lis
 def _float_findings(eng: Engine, check: str, graph: Graph, op: str | None, forward: bool) -> list[Finding]:
     """Run a float graph; its value (with ``forward``) and gradient judged, or the crash."""
     try:
-        got, _ = _run(eng, graph)
+        got, grads = _run(eng, graph)
     except EngineRaised as raised:
         return [_crash(eng, check, graph, raised, op)]
     findings = _forward_finding(eng, graph, got, op) if forward else []
-    return findings + _gradient_findings(eng, check, graph, op)
+    return findings + _gradient_findings(eng, check, graph, op, grads)
 
 
 def _float_trial(
@@ -424,7 +390,7 @@ def _exact_trial(eng: Engine, op: str | None) -> Callable[[Graph], list[Finding]
             )
             return findings
         try:
-            oracles.assert_grads_exact(graph, eng)
+            oracles.assert_grads_exact(graph, eng, grads=grads)
         except oracles.GradientMismatch as mismatch:
             rows = mismatch.report.rows
             expected = _numbers_source(r.oracle for r in rows)
@@ -748,6 +714,18 @@ def _stateful_finding(exc: BaseException) -> Finding:
     raise exc  # hypothesis's or our own trouble: never the engine's defect
 
 
+def _hessian_fd_vote(eng: Engine, graph: Graph, got: dict[tuple[int, ...], Any]) -> verdicts.Vote:
+    """Central differences of the reference gradient on the Hessian ``got`` of one engine run."""
+    method = "finite differences of the reference gradient"
+    try:
+        higher.assert_hessian_fd(graph, eng, derivatives=got)
+    except oracles.GradientMismatch:
+        return verdicts.Vote(method, True)
+    except OracleInconclusive as exc:
+        return verdicts.Vote(method, None, exc.reason)
+    return verdicts.Vote(method, False, "agree with the engine")
+
+
 def _check_second_order(
     eng: Engine, examples: int, seed: int, ops: Sequence[str] | None = None
 ) -> CheckOutcome:
@@ -755,7 +733,8 @@ def _check_second_order(
     differentiates its own gradients (capability ``higher_order``).
 
     A Hessian off from sympy's is a ``wrong_gradient`` when exact (a rational graph on an
-    exact engine) or confirmed by ``assert_hessian_fd``; otherwise ``inconclusive``.  An
+    exact engine) or confirmed by ``assert_hessian_fd`` on the same Hessian (differences of the
+    reference gradient); otherwise ``inconclusive``.  An
     exception of ``engine_derivatives`` (the engine's own passes) is a ``crash``.  ``ops``
     limits the graphs to these ops (default: every op the engine has).
     """
@@ -768,33 +747,24 @@ def _check_second_order(
 
     def trial(graph: Graph) -> list[Finding]:
         try:
-            engine_call("second derivatives", higher.engine_derivatives, graph, eng, 2)
+            got = engine_call("second derivatives", higher.engine_derivatives, graph, eng, 2)
         except EngineRaised as raised:
             summary = f"second derivatives of {_where(graph)} raise {raised}"
             return [Finding("crash", name, summary, None, graph.snippet(eng), "no exception", str(raised))]
         try:
-            higher.check_second_order(eng, graph)
+            higher.check_second_order(eng, graph, derivatives=got)
             return []
         except oracles.GradientMismatch as mismatch:
             text = str(mismatch)
         except OracleInconclusive as exc:
             return [Finding("inconclusive", name, f"{_where(graph)}: {exc.reason}")]
-        exact = graph.rational and eng.exact
-        rejects: bool | None = True
-        how = "exact rationals"
-        if not exact:
-            how = "finite differences of the engine's gradient"
-            try:
-                higher.assert_hessian_fd(graph, eng)
-                rejects = False
-            except oracles.GradientMismatch:
-                rejects = True
-            except OracleInconclusive:
-                rejects = None
-        defect = verdicts.confirm(True, rejects) == "defect"
-        why = f"confirmed by {how}" if defect else "not confirmed by a second method; not a defect"
-        summary = f"second derivatives of {_where(graph)} differ from sympy's ({why})"
-        return [Finding("wrong_gradient" if defect else "inconclusive", name, summary, None, text)]
+        if graph.rational and eng.exact:  # an exact comparison needs no second vote
+            summary = f"second derivatives of {_where(graph)} differ from sympy's exactly (rationals)"
+            return [Finding("wrong_gradient", name, summary, None, text)]
+        vote = verdicts.second_vote(verdicts.Vote("sympy", True), lambda: _hessian_fd_vote(eng, graph, got))
+        kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"
+        summary = f"second derivatives of {_where(graph)}: {vote.text}"
+        return [Finding(kind, name, summary, None, text)]
 
     per = max(1, examples // 2)
     for exact in (True, False) if eng.exact else (False,):

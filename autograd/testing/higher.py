@@ -275,20 +275,25 @@ def snippet(graph: Graph, engine: Any = None, order: int = 2) -> str:
 
 
 # ---------------------------------------------------------------------- exact
-def _assert_exact(graph: Graph, engine: Any, order: int, who: str) -> GradcheckReport:
+def _assert_exact(
+    graph: Graph, engine: Any, order: int, who: str, got: dict[tuple[int, ...], Any] | None = None
+) -> GradcheckReport:
     if not graph.rational:
         raise ValueError(f"{who}: needs rational ops on Fraction leaves, got {graph.code()}")
     eng = resolve_engine(engine)
-    got = engine_derivatives(graph, eng, order)
+    got = engine_derivatives(graph, eng, order) if got is None else got
     want = _certified_partials(graph, order)
     title = f"exact order-{order} oracle (sympy's diff at the rational point, zero tolerance)"
     report = _report(title, graph, got, lambda idx: want[tuple(sorted(idx))], lambda idx: 0)
     return _finish_higher(report, graph, eng, order)
 
 
-def assert_hessian_exact(graph: Graph, engine: Any = None) -> GradcheckReport:
-    """Engine Hessian == sympy's exact second derivatives, every entry, on a rational graph."""
-    return _assert_exact(graph, engine, 2, "assert_hessian_exact")
+def assert_hessian_exact(
+    graph: Graph, engine: Any = None, *, derivatives: dict[tuple[int, ...], Any] | None = None
+) -> GradcheckReport:
+    """Engine Hessian == sympy's exact second derivatives, every entry, on a rational graph
+    (``derivatives``: the engine's, already read by :func:`engine_derivatives`)."""
+    return _assert_exact(graph, engine, 2, "assert_hessian_exact", derivatives)
 
 
 def assert_third_exact(graph: Graph, engine: Any = None) -> GradcheckReport:
@@ -418,13 +423,15 @@ def hessian_tolerances(graph: Graph) -> list[list[float]]:
     ]
 
 
-def assert_hessian_symbolic(graph: Graph, engine: Any = None) -> GradcheckReport:
+def assert_hessian_symbolic(
+    graph: Graph, engine: Any = None, *, derivatives: dict[tuple[int, ...], Any] | None = None
+) -> GradcheckReport:
     """Engine Hessian vs sympy's second derivatives (exact when every op maps rationals to
     rationals, since floats are rationals; else mpmath, see the module doc), within the
-    derived tolerance."""
+    derived tolerance (``derivatives``: the engine's, already read by :func:`engine_derivatives`)."""
     eng = resolve_engine(engine)
     graph = graph.with_leaves([float(x) for x in graph.leaves])
-    got = engine_derivatives(graph, eng, 2)
+    got = engine_derivatives(graph, eng, 2) if derivatives is None else derivatives
     tols = hessian_tolerances(graph)
     kink_check(graph, graph.reference())  # a relu input too close to 0 to judge: inconclusive
     want = _certified_partials(graph, 2)
@@ -485,18 +492,23 @@ def _fd_hessian_report(
 
 
 def assert_hessian_fd(
-    graph: Graph, engine: Any = None, *, rtol: float = FD_RTOL, atol: float = FD_ATOL
-) -> GradcheckReport:
-    """Engine Hessian vs central differences of the engine's own first-order gradient."""
+    graph: Graph, engine: Any = None, *, rtol: float = FD_RTOL, atol: float = FD_ATOL,
+    derivatives: dict[tuple[int, ...], Any] | None = None,
+) -> GradcheckReport:  # fmt: skip
+    """Engine Hessian vs central differences of a first-order gradient: the engine's own, or,
+    given ``derivatives`` (the engine's Hessian, already read), the reference gradient's, so
+    that the engine is not run again."""
     eng = resolve_engine(engine)
     point = [float(x) for x in graph.leaves]
     graph = graph.with_leaves(point)
-    got = engine_derivatives(graph, eng, 2)
+    got = engine_derivatives(graph, eng, 2) if derivatives is None else derivatives
     grad_tols, _ = symbolic_tolerances(graph)
     hessian_tols = hessian_tolerances(graph)
     step_ok = _kink_guard(graph, point)
 
     def gradient(x: list[float]) -> list[Any]:
+        if derivatives is not None:
+            return graph.mp_value_and_gradient(x)[1]
         values = graph.build(eng, x)
         eng.backward(values[graph.out])
         return [eng.grad(v) for v in values[: len(x)]]
@@ -504,7 +516,8 @@ def assert_hessian_fd(
     def total_atol(i: int, j: int) -> float:  # the engine's Hessian may be off by its own bound
         return atol + hessian_tols[i][j]
 
-    title = f"finite differences of the engine's gradient (central, Richardson, rtol={rtol:g}, atol={atol:g})"
+    whose = "the engine's" if derivatives is None else "the reference"
+    title = f"finite differences of {whose} gradient (central, Richardson, rtol={rtol:g}, atol={atol:g})"
     report = _fd_hessian_report(
         title, graph.names(), point, got, gradient, rtol, total_atol, step_ok, lambda i: grad_tols[i]
     )
@@ -586,16 +599,19 @@ def _graph_mode_snippet(graph: Graph, eng: Any) -> str:
 
 
 # ---------------------------------------------------------------------- for the audit
-def check_second_order(engine: Any, graph: Graph) -> None:
+def check_second_order(
+    engine: Any, graph: Graph, *, derivatives: dict[tuple[int, ...], Any] | None = None
+) -> None:
     """Second derivatives of the graph vs sympy: exact on a rational graph when the engine keeps
     Fractions exact, else the symbolic oracle on float leaves.  Raises :class:`GradientMismatch`
-    when the engine is outside the bound, ``NotImplementedError`` when it has no higher order."""
+    when the engine is outside the bound, ``NotImplementedError`` when it has no higher order.
+    ``derivatives``: the engine's, already read by :func:`engine_derivatives` (not run again)."""
     eng = resolve_engine(engine)
     if not supports_higher_order(eng):
         raise NotImplementedError(
             f"check_second_order: the engine {eng.name} has no backward(create_graph=True)"
         )
     if graph.rational and eng.exact:
-        assert_hessian_exact(graph, eng)
+        assert_hessian_exact(graph, eng, derivatives=derivatives)
     else:
-        assert_hessian_symbolic(graph, eng)
+        assert_hessian_symbolic(graph, eng, derivatives=derivatives)

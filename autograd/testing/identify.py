@@ -15,9 +15,11 @@ first).  A method nobody identifies stays unknown: :mod:`autograd.testing.selfch
 checks it by self-consistency.  Either way it becomes an :class:`OpSpec` of its own
 (``ln~log``, ``bump~?``), registered in ``OPS`` only while it is being checked
 (:func:`registered_extras`), so that graphs, strategies and oracles handle it like a
-table op.  A binary method whose value ignores its argument's (``v.named(w)``: a copy of
-``v`` labelled ``w``) takes a Value as it would take anything and is no op of two Values:
-:func:`unjudged_methods` lists it (a fact), and nothing judges it.
+table op.  A method that takes a plain number, not a Value (``v.scaled(k)``), is tried
+with the number ``NUMBER`` too: ``v.scaled(0.7)`` is then a unary op, nothing identifies
+it, and self-consistency checks it.  A binary method whose value ignores its argument's
+(``v.named(w)``: a copy of ``v`` labelled ``w``) takes a Value as it would take anything and
+is no op of two Values: :func:`unjudged_methods` lists it (a fact), and nothing judges it.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from autograd.testing.ops import AWAY_FROM_ZERO, KINK_MARGIN, OPS, OpSpec, regis
 __all__ = [
     "AGREE_RTOL",
     "MIN_AGREE",
+    "NUMBER",
     "PAIRS",
     "POINTS",
     "ExtraOp",
@@ -57,6 +60,8 @@ PAIRS = ((0.7, 1.3), (1.9, -0.4), (2.3, 0.6), (0.4, 2.2), (1.6, -1.1))
 #: to a few ulps; a different function differs by far more at one of the points at least).
 AGREE_RTOL = 1e-9
 MIN_AGREE = 4
+#: The plain number a method that takes one (and no Value) is called with.
+NUMBER = 0.7
 #: How far a binary method's argument is moved to see whether its value follows it.
 SHIFT = 1.7
 #: The table's binary ops a binary method is compared with.
@@ -80,14 +85,17 @@ class ExtraOp:
     arity: int
     known: str | None  # the catalogue / table row it behaves like; None: unidentified
     spec: OpSpec  # registered under spec.name while it is checked
+    number: float | None = None  # the plain number it is called with (a method that takes one)
 
     @property
     def form(self) -> str:
         return self.spec.label
 
 
-def _form(method: str, arity: int) -> tuple[str, Callable[[Any, Any], str]]:
+def _form(method: str, arity: int, number: float | None = None) -> tuple[str, Callable[[Any, Any], str]]:
     """How the method reads in a report (``abs(v)``) and the source applying it to named Values."""
+    if number is not None:
+        return f"v.{method}({number!r})", lambda n, c: f"{n[0]}.{method}({number!r})"
     if method == "__abs__":
         return "abs(v)", lambda n, c: f"abs({n[0]})"
     if method == "__pos__":
@@ -97,15 +105,18 @@ def _form(method: str, arity: int) -> tuple[str, Callable[[Any, Any], str]]:
     return f"v.{method}(w)", lambda n, c: f"{n[0]}.{method}({n[1]})"
 
 
-def _call(method: str, arity: int) -> Callable[[Any, list[Any], Any], Any]:
+def _call(method: str, arity: int, number: float | None = None) -> Callable[[Any, list[Any], Any], Any]:
+    if number is not None:
+        return lambda e, v, c: getattr(v[0], method)(number)
     if arity == 1:
         return lambda e, v, c: getattr(v[0], method)()
     return lambda e, v, c: getattr(v[0], method)(v[1])
 
 
-def _apply(eng: Engine, method: str, arity: int, args: Any) -> Any:
-    """The method applied to fresh Values of ``args``; what the engine raises is ``EngineRaised``."""
-    call = _call(method, arity)
+def _apply(eng: Engine, method: str, arity: int, args: Any, number: float | None = None) -> Any:
+    """The method applied to fresh Values of ``args`` (and ``number``); what the engine raises is
+    ``EngineRaised``."""
+    call = _call(method, arity, number)
     return engine_call(method, lambda: call(eng, [eng.make(a) for a in args], None))
 
 
@@ -153,21 +164,22 @@ def _number(eng: Engine, out: Any) -> float | None:
     return y if math.isfinite(y) else None
 
 
-def _value_at(eng: Engine, method: str, arity: int, args: Any) -> float | None:
+def _value_at(eng: Engine, method: str, arity: int, args: Any, number: float | None = None) -> float | None:
     """The method's finite value at ``args``, or None (the engine refuses, or no finite number)."""
     try:
-        out = _apply(eng, method, arity, args)
+        out = _apply(eng, method, arity, args, number)
     except EngineRaised:  # the engine's refusal at this point: no value to compare
         return None
     return _number(eng, out)
 
 
-def engine_values(eng: Engine, method: str, arity: int) -> dict[Any, float]:
-    """The method's finite values at ``POINTS`` (or ``PAIRS``), where the engine gives one."""
+def engine_values(eng: Engine, method: str, arity: int, number: float | None = None) -> dict[Any, float]:
+    """The method's finite values at ``POINTS`` (or ``PAIRS``), where the engine gives one
+    (``number``: the plain number a method that takes one is called with)."""
     values: dict[Any, float] = {}
     points: tuple[Any, ...] = POINTS if arity == 1 else PAIRS
     for at in points:
-        y = _value_at(eng, method, arity, (at,) if arity == 1 else tuple(at))
+        y = _value_at(eng, method, arity, (at,) if arity == 1 else tuple(at), number)
         if y is not None:
             values[at] = y
     return values
@@ -234,13 +246,15 @@ class _NotEvaluated(ValueError):
     """The engine gives no finite number here (the strategies skip such operands)."""
 
 
-def _unknown_spec(eng: Engine, method: str, arity: int, probe: tuple[float, ...]) -> OpSpec:
-    form, source = _form(method, arity)
-    call = _call(method, arity)
+def _unknown_spec(
+    eng: Engine, method: str, arity: int, probe: tuple[float, ...], number: float | None = None
+) -> OpSpec:
+    form, source = _form(method, arity, number)
+    call = _call(method, arity, number)
 
     def num(args: Any, c: Any) -> float:
         try:
-            y = _number(eng, _apply(eng, method, arity, [float(a) for a in args]))
+            y = _number(eng, _apply(eng, method, arity, [float(a) for a in args], number))
         except EngineRaised as raised:  # the engine's refusal: not a point of the function
             raise _NotEvaluated(f"{form} at {list(args)}: {type(raised.exc).__name__}") from raised
         if y is None:
@@ -271,11 +285,25 @@ def _ignores_argument(eng: Engine, method: str) -> bool:
     return len(defined) >= MIN_AGREE and all(len(ys) == 1 for ys in defined)
 
 
+def _takes_number(eng: Engine, method: str) -> bool:
+    """Whether ``v.method(NUMBER)`` gives a Value with a finite number at ``POINTS`` (a method
+    that takes a plain number: called with a Value, it gives nothing that reads as one)."""
+    return bool(engine_values(eng, method, 1, NUMBER))
+
+
 @functools.lru_cache(maxsize=64)
 def _discover(eng: Engine) -> tuple[tuple[ExtraOp, ...], dict[str, str]]:
     found, unjudged = [], {}
     for method in _candidates(eng):
         arity = _arity(eng, method)
+        if (arity is None or (arity == 2 and not engine_values(eng, method, 2))) and _takes_number(
+            eng, method
+        ):
+            # no number from it with Values: with a plain number it is a unary op (nothing identifies)
+            probe = next(iter(engine_values(eng, method, 1, NUMBER)))
+            spec = _unknown_spec(eng, method, 1, (probe,), NUMBER)
+            found.append(ExtraOp(method, 1, None, spec, NUMBER))
+            continue
         if arity is None:
             continue
         if arity == 2 and _ignores_argument(eng, method):

@@ -114,6 +114,7 @@ from typing import Any
 import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
 
+from autograd.testing import verdicts
 from autograd.testing.engines import WORKING_PRECISION, resolve_engine
 from autograd.testing.graph import MP_DPS, Graph, OracleInconclusive, Reference, _mpf
 from autograd.testing.ops import OPS
@@ -128,6 +129,7 @@ __all__ = [
     "assert_grads_exact",
     "assert_grads_fd",
     "assert_grads_symbolic",
+    "fd_vote",
     "gradcheck",
     "kink_check",
     "symbolic_tolerances",
@@ -271,12 +273,16 @@ def _engine_gradient(graph: Graph, engine: Any) -> list[Any]:
 
 
 # ---------------------------------------------------------------------- exact
-def assert_grads_exact(graph: Graph, engine: Any = None) -> GradcheckReport:
-    """Engine gradient == sympy's exact derivative, for a rational graph on Fraction/int leaves."""
+def assert_grads_exact(
+    graph: Graph, engine: Any = None, *, grads: Sequence[Any] | None = None
+) -> GradcheckReport:
+    """Engine gradient == sympy's exact derivative, for a rational graph on Fraction/int leaves.
+
+    ``grads``: the leaves' gradients the engine already gave (one run judged, not run again)."""
     if not graph.rational:
         raise ValueError(f"assert_grads_exact: needs rational ops on Fraction leaves, got {graph.code()}")
     eng = resolve_engine(engine)
-    got = _engine_gradient(graph, eng)
+    got = _engine_gradient(graph, eng) if grads is None else list(grads)
     symbols, _ = graph.sympy()
     point = {
         s: sympy.Rational(x.numerator, x.denominator)
@@ -492,18 +498,23 @@ def kink_check(graph: Graph, reference: Reference, relu_grad_at_zero: float | No
 
 
 def assert_grads_symbolic(
-    graph: Graph, engine: Any = None, *, relu_grad_at_zero: float | None = None
+    graph: Graph,
+    engine: Any = None,
+    *,
+    relu_grad_at_zero: float | None = None,
+    grads: Sequence[Any] | None = None,
 ) -> GradcheckReport:
     """Engine gradient vs sympy's derivative (exact or settled intervals), within the derived tolerance.
 
     Raises :class:`OracleInconclusive` when the point cannot be judged (see ``kink_check``,
     :meth:`Graph.reference` and ``symbolic_tolerances``).  ``relu_grad_at_zero=0`` declares
     that the engine takes relu'(0) = 0 and evaluates the graph in its order (see ``kink_check``).
+    ``grads``: the leaves' gradients the engine already gave at this point (not run again).
     """
     eng = resolve_engine(engine)
     point = [float(x) for x in graph.leaves]
     graph = graph.with_leaves(point)
-    got = _engine_gradient(graph, eng)
+    got = _engine_gradient(graph, eng) if grads is None else list(grads)
     reference = graph.reference()
     kink_check(graph, reference, relu_grad_at_zero)
     tols, _ = symbolic_tolerances(graph, reference)
@@ -575,13 +586,17 @@ def _fd_row(
 
 
 def assert_grads_fd(
-    graph: Graph, engine: Any = None, *, rtol: float = FD_RTOL, atol: float = FD_ATOL
-) -> GradcheckReport:
-    """Engine gradient vs central differences of the graph's float function (see module doc)."""
+    graph: Graph, engine: Any = None, *, rtol: float = FD_RTOL, atol: float = FD_ATOL,
+    grads: Sequence[Any] | None = None,
+) -> GradcheckReport:  # fmt: skip
+    """Engine gradient vs central differences of the graph's float function (see module doc).
+
+    The differences evaluate the graph's forward in plain floats only; ``grads`` are the leaves'
+    gradients the engine already gave at this point (then the engine is not run again)."""
     eng = resolve_engine(engine)
     point = [float(x) for x in graph.leaves]
     graph = graph.with_leaves(point)
-    got = _engine_gradient(graph, eng)
+    got = _engine_gradient(graph, eng) if grads is None else list(grads)
     n_leaves = len(point)
     relus = [n_leaves + i for i, n in enumerate(graph.nodes) if OPS[n.op].kinks]
 
@@ -619,6 +634,22 @@ def assert_grads_fd(
     for j, name in enumerate(graph.names()[: len(point)]):
         report.rows.append(_fd_row(f, point, j, got[j], name, rtol, atol + grad_tols[j], step_ok, f_err))
     return _finish(report, graph, eng)
+
+
+def fd_vote(
+    graph: Graph, engine: Any, grads: Sequence[Any], method: str = "finite differences"
+) -> verdicts.Vote:
+    """:func:`assert_grads_fd` as the second vote on gradients ``grads`` that the engine gave in one
+    run (:func:`autograd.testing.verdicts.second_vote`): only the graph's forward is evaluated, in
+    plain floats, with the margins :data:`~autograd.testing.verdicts.SECOND_VOTE_FD`."""
+    try:
+        report = assert_grads_fd(graph, engine, grads=grads, **verdicts.SECOND_VOTE_FD)
+        rejects = False
+    except GradientMismatch as mismatch:
+        report, rejects = mismatch.report, True
+    except OracleInconclusive as exc:
+        return verdicts.Vote(method, None, exc.reason)
+    return verdicts.Vote(method, rejects, "[" + ", ".join(repr(float(r.oracle)) for r in report.rows) + "]")
 
 
 def gradcheck(

@@ -119,7 +119,8 @@ def _both_ways(f: Callable[[float], float], g: float, h0: float) -> TaylorVerdic
 
 
 def _where(graph: Graph) -> str:
-    at = ", ".join(f"x{i} = {x!r}" for i, x in enumerate(graph.leaves))
+    used = graph.reaching()  # the leaves the expression uses
+    at = ", ".join(f"x{i} = {x!r}" for i, x in enumerate(graph.leaves) if i in used)
     expr = graph.expression()
     return f"{expr} at {at}" if len(expr) < 120 else f"a graph of {len(graph.nodes)} nodes at {at}"
 
@@ -177,40 +178,42 @@ def _crash(eng: Engine, check: str, graph: Graph, raised: EngineRaised, op: str)
     )  # fmt: skip
 
 
+def _listed(xs: Any) -> str:
+    return "[" + ", ".join(repr(x) for x in xs) + "]"
+
+
 def _judge_known(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[list[Finding], bool]]:
-    """(findings, judged) for a graph of an identified op: sympy, confirmed by differences."""
+    """(findings, judged) for a graph of an identified op: sympy, confirmed by differences, both
+    on the gradients of one run (exact rationals need no second vote)."""
 
     def judge(graph: Graph) -> tuple[list[Finding], bool]:
         try:
-            _run(eng, graph)
+            _, grads = _run(eng, graph)
         except EngineRaised as raised:
             return [_crash(eng, check, graph, raised, op)], True
         exact = graph.rational and eng.exact
         try:
             if exact:
-                oracles.assert_grads_exact(graph, eng)
+                oracles.assert_grads_exact(graph, eng, grads=grads)
             else:
-                oracles.assert_grads_symbolic(graph, eng)
+                oracles.assert_grads_symbolic(graph, eng, grads=grads)
             return [], True
         except oracles.GradientMismatch as mismatch:
             report = mismatch.report
         except OracleInconclusive as exc:
             return [Finding("inconclusive", check, f"{_where(graph)}: {exc.reason}", op)], False
-        expected = "[" + ", ".join(repr(float(r.oracle)) for r in report.rows) + "]"
-        actual = "[" + ", ".join(repr(r.engine) for r in report.rows) + "]"
-        confirmed = "exact rationals" if exact else None
-        if not exact:
-            try:
-                oracles.assert_grads_fd(graph, eng, **verdicts.SECOND_VOTE_FD)
-                why = "central differences agree with the engine"
-            except oracles.GradientMismatch:
-                confirmed = "central differences"
-            except OracleInconclusive as exc:
-                why = f"central differences cannot judge ({exc.reason})"
-        if confirmed is None:
-            summary = f"{_where(graph)}: sympy {expected}, engine {actual}, but {why}; not a defect"
-            return [Finding("inconclusive", check, summary, op)], False
-        summary = f"{_where(graph)}: engine {actual}, sympy {expected} (confirmed by {confirmed})"
+        expected = _listed(float(r.oracle) for r in report.rows)
+        actual = _listed(r.engine for r in report.rows)
+        if exact:
+            summary = f"{_where(graph)}: engine {actual}, sympy {expected} (confirmed by exact rationals)"
+        else:
+            vote = verdicts.second_vote(
+                verdicts.Vote("sympy", True, expected),
+                lambda: oracles.fd_vote(graph, eng, grads, "central differences"),
+            )
+            summary = f"{_where(graph)}: engine {actual}; {vote.text}"
+            if vote.kind != "defect":
+                return [Finding("inconclusive", check, summary, op)], False
         return [
             Finding("wrong_gradient", check, summary, op, graph.snippet(eng, expected), expected, actual)
         ], True
@@ -263,7 +266,7 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
             if again is None:
                 summary = (
                     f"d/dx{i} of {_where(graph)}: the Taylor remainder shrinks like h (orders {orders}), "
-                    "but not at a 1000 times smaller step; not a defect"
+                    "but not at a 1000 times smaller step: not confirmed, unresolved"
                 )
                 return [Finding("inconclusive", check, summary, op)], False
             summary = (
@@ -328,7 +331,7 @@ def _check_op(eng: Engine, extra: ExtraOp, tally: _Tally, check: str, examples: 
     spec = extra.spec
     judge = (_judge_known if extra.known is not None else _judge_unknown)(eng, check, spec.name)
     const = spec.consts[0] if spec.consts else None
-    for at in engine_values(eng, extra.method, extra.arity):  # alone, at the identification points
+    for at in engine_values(eng, extra.method, extra.arity, extra.number):  # alone, where identified
         args = (at,) if extra.arity == 1 else at
         if not spec.domain([float(a) for a in args], const):
             continue
@@ -346,6 +349,14 @@ def _check_op(eng: Engine, extra: ExtraOp, tally: _Tally, check: str, examples: 
         _search(tally, having, judge, examples, seed)
 
 
+def _what(extra: ExtraOp, judged: int, inconclusive: int) -> str:
+    """What an extra op was found to be and how it was checked: never "checked" when nothing was."""
+    what = extra.known if extra.known else "not identified"
+    if not judged:
+        return f"{what}: not judged (0 cases judged, {inconclusive} inconclusive)"
+    return what if extra.known else f"{what}: checked by self-consistency"
+
+
 def extra_op_outcomes(engine: Any, examples: int = 40, seed: int = 0) -> list[CheckOutcome]:
     """``extra_ops`` (identified ops, against the catalogue) and ``self_consistency`` (the rest).
 
@@ -354,14 +365,13 @@ def extra_op_outcomes(engine: Any, examples: int = 40, seed: int = 0) -> list[Ch
     eng = resolve_engine(engine)
     with registered_extras(eng, unknown=True) as extras:
         known, unknown = _Tally(), _Tally()
+        judged: dict[str, tuple[int, int]] = {}  # form -> (judged, inconclusive), each op's own
         for extra in extras:
-            if extra.known is not None:
-                _check_op(eng, extra, known, "extra_ops", examples, seed)
-            else:
-                _check_op(eng, extra, unknown, "self_consistency", examples, seed)
-    listed = [
-        f"{e.form} ({e.known if e.known else 'not identified: checked by self-consistency'})" for e in extras
-    ]
+            tally, check = (known, "extra_ops") if extra.known is not None else (unknown, "self_consistency")
+            before = tally.judged, tally.inconclusive
+            _check_op(eng, extra, tally, check, examples, seed)
+            judged[extra.form] = (tally.judged - before[0], tally.inconclusive - before[1])
+    listed = [f"{e.form} ({_what(e, *judged[e.form])})" for e in extras]
     facts = (
         [Finding("convention", "extra_ops", f"ops beyond the table: {', '.join(listed)}")] if extras else []
     )

@@ -3,6 +3,10 @@
 * :func:`confirm`: "wrong only when a second method agrees".  A first oracle that
   rejects the engine is a defect only when a second, independent one rejects it too;
   a second oracle that agrees, or cannot judge, leaves it ``inconclusive``.
+  :func:`second_vote` is that rule as every judge calls it: both :class:`Vote` s judge the
+  numbers the engine gave in ONE run (the second method evaluates only forwards, in plain
+  floats or the reference, on the same inputs; it never runs the engine again), and it
+  words the verdict: an unresolved disagreement says so, with both methods' numbers.
   :data:`SECOND_VOTE_FD` are the margins of finite differences as that second vote.
 * :func:`identity` and :func:`deduplicate`: a defect is reported once per
   ``(kind, op)`` (the smallest example kept; a crash of no op once per check: the checks
@@ -17,13 +21,24 @@ The rule "failed only with a defect, passed only when something was judged" is
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from autograd.testing.findings import DEFECT_KINDS, Finding
 
-__all__ = ["SECOND_VOTE_FD", "confirm", "deduplicate", "identity", "merge", "smallest", "tally"]
+__all__ = [
+    "SECOND_VOTE_FD",
+    "SecondVote",
+    "Vote",
+    "confirm",
+    "deduplicate",
+    "identity",
+    "merge",
+    "second_vote",
+    "smallest",
+    "tally",
+]
 
 #: ``rtol`` and ``atol`` of central differences when they confirm a gradient that sympy rejected
 #: beyond its derived tolerance: none beyond their own derived error (truncation ``|D(h) - D(2h)|``,
@@ -43,6 +58,44 @@ def confirm(first_rejects: bool, second_rejects: bool | None) -> str | None:
     if not first_rejects:
         return None
     return "defect" if second_rejects else "inconclusive"
+
+
+@dataclass(frozen=True)
+class Vote:
+    """What one method says about numbers the engine gave: ``rejects`` (``None``: it cannot
+    judge them) and ``says``, its own number(s) (or why it cannot judge) as a report shows them."""
+
+    method: str
+    rejects: bool | None
+    says: str = ""
+
+
+@dataclass(frozen=True)
+class SecondVote:
+    """The verdict of :func:`second_vote`: ``kind`` ``None``, ``"defect"`` or ``"inconclusive"``,
+    and ``text``, both methods' words for a finding (empty when there is none)."""
+
+    kind: str | None
+    text: str
+
+
+def second_vote(first: Vote, second: Callable[[], Vote]) -> SecondVote:
+    """The rule of :func:`confirm` on one run's numbers: ``second`` (called only when ``first``
+    rejects) is an independent method on the same numbers and inputs.  A defect names both
+    methods; an inconclusive case says the first disagrees and the second did not confirm it
+    (its number, or why it could not judge): unresolved, never cleared."""
+    if not first.rejects:
+        return SecondVote(None, "")
+    vote = second()
+    kind = confirm(True, vote.rejects)
+    said = f"{first.method} {first.says}".strip()
+    if kind == "defect":
+        return SecondVote("defect", f"{said} differs, confirmed by {vote.method} {vote.says}".rstrip())
+    if vote.rejects is None:
+        return SecondVote(
+            "inconclusive", f"{said} differs, {vote.method} cannot judge ({vote.says}): unresolved"
+        )
+    return SecondVote("inconclusive", f"{said} differs, {vote.method} {vote.says}: not confirmed, unresolved")
 
 
 def identity(finding: Finding) -> tuple[Any, ...]:

@@ -64,7 +64,7 @@ from autograd.testing.oracles import (
 from autograd.testing.probes.common import same_const
 from autograd.testing.reference import Certified, ReferenceUnresolved, certify
 from autograd.testing.reproducers import program, show
-from autograd.testing.verdicts import SECOND_VOTE_FD, merge
+from autograd.testing.verdicts import SECOND_VOTE_FD, Vote, merge, second_vote
 
 __all__ = [
     "MAGNITUDES",
@@ -448,21 +448,21 @@ def _judge_gradient(
     def f(us: list[float]) -> float:
         return float(spec.num([*point.args[:j], us[0] * scale, *point.args[j + 1 :]], point.const))
 
-    if 0 < abs(x) < FD_SMALLEST:
-        numeric_ok, numeric = None, "cannot judge (no relative step is representable)"
-    else:
+    def differences() -> Vote:
+        if 0 < abs(x) < FD_SMALLEST:
+            return Vote("finite differences", None, "no relative step is representable")
         try:
             # the second vote's margins: the differences' own error, and the engine's (in units of scale)
             margins = SECOND_VOTE_FD["rtol"], SECOND_VOTE_FD["atol"] + tol * abs(scale)
             row = _fd_row(f, [1.0 if x != 0 else 0.0], 0, float(got) * scale, name, *margins)
-            numeric_ok = row.ok
-            numeric = f"{float(row.oracle) / scale!r} ({'agrees' if row.ok else 'differs'})"
         except (OracleInconclusive, *_MATH_ERRORS) as exc:  # finite differences cannot judge here
-            numeric_ok, numeric = None, f"cannot judge ({error_line(exc)})"
+            return Vote("finite differences", None, error_line(exc))
+        return Vote("finite differences", not row.ok, repr(float(row.oracle) / scale))
+
     want = float(grad)
-    judged = f"sympy/mpmath {want!r} (differs), finite differences {numeric}"
-    kind = "wrong_gradient" if numeric_ok is False else "inconclusive"
-    summary = f"{point.label()}: d/d{name} {show(got)}; {judged}"
+    vote = second_vote(Vote("sympy/mpmath", True, repr(want)), differences)
+    kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"
+    summary = f"{point.label()}: d/d{name} {show(got)}; {vote.text}"
     return [Finding(kind, check, summary, spec.name, repro, repr(want), show(got))]
 
 

@@ -16,16 +16,19 @@ different number.
 
 sympy differentiates the same nest on its own (``diff``, then ``subs``).  The
 polynomials have small integer coefficients and the point is a dyadic rational,
-so a float engine computes every value exactly: a difference is a
-``wrong_gradient`` (exact in Fractions; in floats when it exceeds rounding
-by far), else ``inconclusive``.  Three-level nests take a pass through gradient
-nodes made by an earlier pass; an engine whose interior gradients accumulate
-across passes would need those zeroed, which the harness cannot reach, so it
-gets two-level nests only.
+so a float engine computes every value exactly.  The engine's number, from one run, is
+judged by sympy and, where sympy rejects it, by a second method on the same number:
+the nest's polynomials multiplied out and differentiated in Fractions (:func:`by_polynomials`).
+A difference both see is a ``wrong_gradient``; one the second does not confirm (or cannot
+judge: its answer is no float, so rounding could explain a float's) is ``inconclusive``.
+Three-level nests take a pass through gradient nodes made by an earlier pass; an
+engine whose interior gradients accumulate across passes would need those zeroed,
+which the harness cannot reach, so it gets two-level nests only.
 """
 
 from __future__ import annotations
 
+import itertools
 import operator
 import random
 from dataclasses import dataclass, replace
@@ -39,14 +42,13 @@ from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.reference import certify
 from autograd.testing.reproducers import program, show
+from autograd.testing.verdicts import Vote, second_vote
 
-__all__ = ["Nest", "probe_nested"]
+__all__ = ["Nest", "by_polynomials", "probe_nested"]
 
 #: Points (dyadic rationals: products of a few stay exact in floats).
 POINTS = (0.75, -0.5, 1.25, 1.5, -1.25)
 CONSTS = (-2, -1, 1, 2, 3)
-#: A float result is only judged wrong when it is off by more than this, relatively.
-FLOAT_RTOL = 1e-9
 
 Tree = tuple[Any, ...]  # ("var", j) | ("D",) | ("const", c) | (op, left, right), op in add sub mul
 _SOURCE = {"add": "+", "sub": "-", "mul": "*"}
@@ -105,6 +107,58 @@ def _sympy(tree: Tree, v: Any, below: Any) -> Any:
         return sympy.Integer(tree[1])
     a, b = _sympy(tree[1], v, below), _sympy(tree[2], v, below)
     return {"add": a + b, "sub": a - b, "mul": a * b}[tree[0]]
+
+
+Poly = dict[tuple[int, ...], Fraction]  # exponents of v_0 .. v_(depth-1) -> coefficient
+
+
+def _poly(tree: Tree, depth: int, below: Poly) -> Poly:
+    if tree[0] == "var":
+        return {tuple(int(j == tree[1]) for j in range(depth)): Fraction(1)}
+    if tree[0] == "D":
+        return below
+    if tree[0] == "const":
+        return {(0,) * depth: Fraction(tree[1])}
+    a, b = _poly(tree[1], depth, below), _poly(tree[2], depth, below)
+    out: Poly = {}
+    if tree[0] == "mul":
+        for (ea, ca), (eb, cb) in itertools.product(a.items(), b.items()):
+            e = tuple(x + y for x, y in zip(ea, eb, strict=True))
+            out[e] = out.get(e, Fraction(0)) + ca * cb
+        return out
+    sign = 1 if tree[0] == "add" else -1
+    for e, c in [*a.items(), *((e, sign * c) for e, c in b.items())]:
+        out[e] = out.get(e, Fraction(0)) + c
+    return out
+
+
+def _diff(p: Poly, k: int) -> Poly:
+    out: Poly = {}
+    for e, c in p.items():
+        if e[k]:
+            d = (*e[:k], e[k] - 1, *e[k + 1 :])
+            out[d] = out.get(d, Fraction(0)) + c * e[k]
+    return out
+
+
+def _merge(p: Poly, k: int) -> Poly:
+    """``v_k`` replaced by ``v_(k-1)``."""
+    out: Poly = {}
+    for e, c in p.items():
+        m = (*e[: k - 1], e[k - 1] + e[k], 0, *e[k + 1 :])
+        out[m] = out.get(m, Fraction(0)) + c
+    return out
+
+
+def by_polynomials(nest: Nest) -> Fraction:
+    """The nest's answer by a second method, independent of sympy: each level multiplied out
+    as a polynomial in Fractions, differentiated and merged by hand."""
+    below: Poly = {}
+    for k in range(nest.depth - 1, 0, -1):
+        below = _merge(_diff(_poly(nest.levels[k], nest.depth, below), k), k)
+    top = _diff(_poly(nest.levels[0], nest.depth, below), 0)
+    x = Fraction(nest.point)
+    return sum((c * x ** sum(e) for e, c in top.items()), Fraction(0))
 
 
 CLASSIC = Nest((("mul", ("var", 0), ("D",)), ("add", ("var", 0), ("var", 1))), 0.75)
@@ -228,6 +282,21 @@ def _reproducer(eng: Engine, nest: Nest, want: Fraction) -> str:
     )
 
 
+def _off(got: Any, want: Fraction) -> bool:
+    """Whether the engine's number is not exactly ``want`` (nan, inf, or no number: it is not)."""
+    try:
+        return Fraction(got) != want
+    except (TypeError, ValueError, OverflowError):
+        return True
+
+
+def _polynomial_vote(got: Any, want: Fraction) -> Vote:
+    method = "polynomials in Fractions"
+    if not isinstance(got, int | Fraction) and Fraction(float(want)) != want:
+        return Vote(method, None, f"{float(want)!r} is not exactly a float: rounding may explain it")
+    return Vote(method, _off(got, want), repr(float(want)))
+
+
 def probe_nested(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """The classic nest and generated ones, against sympy, for engines with create_graph."""
     eng = resolve_engine(engine)
@@ -262,22 +331,20 @@ def probe_nested(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutc
             found.setdefault("crash", []).append((nest, crash))
             judged += 1
             continue
-        try:
-            off: Fraction | None = abs(Fraction(got) - want)
-        except (TypeError, ValueError, OverflowError):  # nan, inf, or not a number at all
-            off = None
-        if off == 0:
+        vote = second_vote(
+            Vote("sympy", _off(got, want), repr(float(want))),
+            lambda: _polynomial_vote(got, by_polynomials(nest)),  # noqa: B023 (called right away)
+        )
+        if vote.kind is None:
             judged += 1
             continue
-        exact = isinstance(got, int | Fraction)
-        confirmed = exact or off is None or off > FLOAT_RTOL * max(Fraction(1), abs(want))
-        kind = "wrong_gradient" if confirmed else "inconclusive"
-        judged += confirmed
-        inconclusive += not confirmed
+        kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"
+        judged += kind == "wrong_gradient"
+        inconclusive += kind == "inconclusive"
         wrong = Finding(
             kind,
             "nested",
-            f"perturbation confusion: {nest.describe()} gives {show(got)}, sympy {float(want)!r}",
+            f"perturbation confusion: {nest.describe()} gives {show(got)}; {vote.text}",
             expected=repr(float(want)),
             actual=show(got),
         )
