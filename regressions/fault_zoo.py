@@ -32,8 +32,8 @@ AUDIT_ARGS = ("--examples", "2", "--seed", "0")
 
 @dataclass(frozen=True)
 class Fault:
-    """A planted fault: ``plant`` (its edits), ``raises``, the last line of the traceback it must
-    leave (the planted exception, e.g. ``KeyError: 'planted: Engine.data'``), and the engine
+    """A planted fault: ``plant`` (its edits), ``raises``, the traceback's line showing the planted
+    exception (e.g. ``KeyError: 'planted: engine_data_huge'``), and the engine
     audited (``target``, the command line's arguments: our engine, or a fixture engine whose
     defect or extra op leads the audit through the planted code)."""
 
@@ -67,7 +67,7 @@ def _raise(
     message = f"planted: {name}"
     statement = f"{f'if {when}: ' if when else ''}raise {exc}({message!r})"
     indent = anchor[: len(anchor) - len(anchor.lstrip())]
-    shown = repr(message) if exc == "KeyError" else message  # how the traceback's last line shows it
+    shown = repr(message) if exc == "KeyError" else message  # how the traceback shows it
     return _fault(name, what, f"autograd.testing.{module}", anchor, f"{indent}{statement}\n{anchor}",
                   f"{exc}: {shown}", target)  # fmt: skip
 

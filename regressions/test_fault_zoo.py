@@ -2,7 +2,7 @@
 
 For each fault of ``fault_zoo.FAULTS`` the audit runs in a fresh interpreter with the fault in
 place (``python -m autograd.testing audit ...``); it must end as an error of the tool: exit status
-``HARNESS_FAULT``, the planted exception as the traceback's last line, the line saying it is a bug
+``HARNESS_FAULT``, the planted exception's line in the traceback, the line saying it is a bug
 of autograd.testing, and no report.  Not a pass, not a finding against the engine.
 """
 
@@ -45,6 +45,6 @@ def test_a_planted_fault_is_an_error_of_the_tool(name):
     )
     lines = err.splitlines()
     assert HARNESS_FAULT_LINE in lines, err
-    assert "Traceback (most recent call last):" in err
-    assert lines[lines.index(HARNESS_FAULT_LINE) - 1] == fault.raises, err[-3000:]
+    trace = lines[lines.index("Traceback (most recent call last):") : lines.index(HARNESS_FAULT_LINE)]
+    assert fault.raises in trace, err[-3000:]  # the planted exception's own line (notes may follow)
     assert "verdict:" not in result.stdout  # no report: the audit did not finish as if all were well
