@@ -178,14 +178,14 @@ def test_what_the_engine_raises_in_an_accessor_keeps_its_stage():
     assert isinstance(raised.value.exc, OverflowError)
 
 
-def test_a_nested_engine_call_keeps_the_inner_stage():
+def test_a_nested_engine_call_is_told_under_the_outer_stage():
     def inner():
         return boundary.engine_call("inner stage", int, "not a number")
 
     with pytest.raises(EngineRaised) as raised:
         boundary.engine_call("outer stage", inner)
-    assert raised.value.stage == "inner stage"
-    assert isinstance(raised.value.exc, ValueError)
+    assert raised.value.stage == "outer stage"
+    assert isinstance(raised.value.exc, ValueError)  # the engine's own exception, not wrapped twice
 
 
 # ---------------------------------------------------------------------- the command line

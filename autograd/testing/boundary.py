@@ -69,16 +69,17 @@ def error_line(exc: BaseException) -> str:
 def engine_call(stage: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``call(*args, **kwargs)``, which must be the engine's own code (a bound method or function
     of the engine, an operator applied to its Values); whatever it raises becomes
-    :class:`EngineRaised`.  An :class:`EngineRaised` from a call nested inside (an adapter's
-    scalar class calling the adapter) keeps its own stage.
+    :class:`EngineRaised`.  An :class:`EngineRaised` from a call nested inside (an ``Engine``
+    accessor within a timed step) is told under this call's ``stage``, the step the caller names.
 
-    This is the only broad ``except`` of the harness (tests/test_testing_boundary.py scans for
-    others): harness code must resolve what to call *before* this, so that its own faults
-    propagate (see :class:`autograd.testing.engines.Engine`)."""
+    Harness code must resolve what to call *before* this, so that its own faults propagate
+    (see :class:`autograd.testing.engines.Engine`)."""
     try:
         return call(*args, **kwargs)
-    except (EngineRaised, HarnessFault):
+    except HarnessFault:
         raise
+    except EngineRaised as raised:
+        raise EngineRaised(stage, raised.exc) from raised.exc
     except Exception as exc:
         raise EngineRaised(stage, exc) from exc
 
