@@ -203,7 +203,7 @@ class OpSpec:
         raises (``EngineRaised``) means "no"; anything else is ours and propagates."""
         from autograd.testing.boundary import EngineRaised
 
-        if self.call.fused and getattr(engine, self.call.target) is None:
+        if self.call.fused and getattr(engine, str(self.call.target)) is None:
             return False  # the engine has no such function
         n = 3 if self.name == "dot" else (2 if self.variadic else self.arity)
         at = self.probe or (1.5,) * n

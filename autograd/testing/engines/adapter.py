@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Number, Real
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ParamSpec, Protocol, TypeVar, runtime_checkable
 
 from autograd.testing import boundary
 
@@ -52,6 +52,10 @@ __all__ = [
 WORKING_PRECISION: contextvars.ContextVar[str] = contextvars.ContextVar(
     "working_precision", default="float64"
 )
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 class EngineNotFound(TypeError):
@@ -553,12 +557,12 @@ def scalar_class(adapter: Any) -> type:
     return Value
 
 
-def _harness(f: Callable[..., Any]) -> Callable[..., Any]:
+def _harness(f: Callable[_P, _R]) -> Callable[_P, _R]:
     """``f``, harness code of the scalar class that runs while the engine is called: what it
     raises is ours (:func:`autograd.testing.boundary.harness_code`), never the engine's."""
 
     @functools.wraps(f)
-    def ours(*args: Any, **kwargs: Any) -> Any:
+    def ours(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         with boundary.harness_code():
             return f(*args, **kwargs)
 
