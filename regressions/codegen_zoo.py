@@ -254,7 +254,7 @@ def graph_function(graph: Graph) -> Callable[..., Value]:
     def f(*xs: Value) -> Value:
         values = list(xs)
         for node in graph.nodes:
-            values.append(OPS[node.op].apply(_ENGINE, [values[a] for a in node.args], node.const))
+            values.append(_ENGINE.apply(OPS[node.op], [values[a] for a in node.args], node.const))
         return values[graph.out]
 
     f.__name__ = f"graph {graph.code()}"

@@ -27,6 +27,8 @@ from autograd.testing.boundary import EngineRaised
 from autograd.testing.checks import (
     OUR_CONVENTION,
     EngineCrash,
+    ModelMismatch,
+    PropertyViolated,
     backward_convention,
     convention_gradients,
     convention_reproducer,
@@ -94,16 +96,19 @@ def _engine_where(eng=OURS, **methods) -> object:
     return cls(**{f.name: getattr(eng, f.name) for f in dataclasses.fields(eng) if f.init})
 
 
-def _unreadable(self, v):
-    raise RuntimeError("cannot read it")
+def _unreadable(self, v, stage):
+    raise EngineRaised(stage, RuntimeError("cannot read it"))  # what the engine raised, as Engine says it
 
 
 @pytest.mark.parametrize(
     ("methods", "stage", "message"),
     [
-        ({"data": _unreadable}, "forward", "RuntimeError: cannot read it"),
-        ({"data": lambda self, v: "2.5"}, "forward", "the output's data is '2.5', not a number"),
-        ({"grad": _unreadable}, "backward()", "RuntimeError: cannot read it"),
+        ({"data": lambda self, v, stage="forward": _unreadable(self, v, stage)}, "forward",
+         "RuntimeError: cannot read it"),
+        ({"data": lambda self, v, stage="forward": "2.5"}, "forward",
+         "the output's data is '2.5', not a number"),
+        ({"grad": lambda self, v, stage="backward()": _unreadable(self, v, stage)}, "backward()",
+         "RuntimeError: cannot read it"),
     ],
     ids=["data-raises", "data-not-a-number", "grad-raises"],
 )
@@ -853,7 +858,7 @@ def test_a_stateful_failure_is_classified_by_what_raised():
     crash = A._stateful_finding(EngineCrash("backward() raises KeyError", "x = 1"))
     assert crash.kind == "crash" and crash.check == "stateful" and crash.reproducer == "x = 1"
     script = "summary line\nx0 = V(1)\nprint('expected:', [2])\nprint('actual:  ', [x0.grad])"
-    wrong = A._stateful_finding(AssertionError(script))
+    wrong = A._stateful_finding(ModelMismatch(script))
     assert wrong.kind == "wrong_gradient" and wrong.summary == "summary line (the convention as observed)"
     assert wrong.reproducer == script.partition("\n")[2] and wrong.expected == "[2]"
     with pytest.raises(KeyError):  # our own trouble is never the engine's defect
@@ -873,9 +878,9 @@ def test_a_stateful_failure_that_did_not_replay_is_inconclusive():
         "backward() raises KeyError: 'x'",
     )  # fmt: skip
     script = "summary line\nx0 = V(1)\nprint('expected:', [2])\nprint('actual:  ', [x0.grad])"
-    wrong = A._stateful_finding(AssertionError(script))
+    wrong = A._stateful_finding(ModelMismatch(script))
     assert (wrong.check, wrong.op, wrong.actual) == ("stateful", None, "")  # it does not say: run it
-    said = A._stateful_finding(AssertionError(script + "\n# the harness read: ['3']"))
+    said = A._stateful_finding(ModelMismatch(script + "\n# the harness read: ['3']"))
     assert (said.expected, said.actual) == ("[2]", "['3']")
 
 
@@ -1037,7 +1042,7 @@ def test_a_property_runs_on_fractions_for_an_exact_engine_and_on_floats_otherwis
 )
 def test_a_property_that_fails_with_no_wrong_rule_behind_it_is_a_wrong_gradient(engine, how):
     def fails(eng, example):
-        raise AssertionError("d/dx0 differs\nthe details")
+        raise PropertyViolated("d/dx0 differs\nthe details")
 
     found = _property(resolve_engine(engine), fails)
     assert found.findings == [
@@ -1058,7 +1063,7 @@ class _FloatWrongMul(sound.Value):
 @pytest.mark.parametrize("engine", [WRONG_MUL, resolve_engine(_FloatWrongMul)], ids=["exact", "float"])
 def test_a_property_that_fails_on_a_wrong_rule_reports_the_rule(engine):
     def fails(eng, example):
-        raise AssertionError("linearity does not hold")
+        raise PropertyViolated("linearity does not hold")
 
     (finding,) = _property(engine, fails).findings
     assert (finding.kind, finding.check, finding.op) == ("wrong_gradient", "linearity", "mul")
@@ -1293,7 +1298,8 @@ def test_a_hessian_sympy_cannot_judge_is_inconclusive(monkeypatch):
 
 def test_second_derivatives_that_raise_are_a_crash_with_a_reproducer(monkeypatch):
     eng = resolve_engine("tests.engines.planted_second_order")
-    found = _second_order_with(monkeypatch, eng, ["exp"], derivatives=_raises(RuntimeError("planted")))
+    raised = EngineRaised("second derivatives", RuntimeError("planted"))  # as Engine's accessors say it
+    found = _second_order_with(monkeypatch, eng, ["exp"], derivatives=_raises(raised))
     (crash,) = found.findings
     assert (crash.kind, crash.check, crash.expected, crash.actual) == (
         "crash", "second_order", "no exception", "RuntimeError: planted",
@@ -1309,7 +1315,7 @@ def test_the_first_failure_inside_exception_groups_prefers_the_engines():
         def __init__(self, *members: BaseException) -> None:
             self.exceptions = members
 
-    assertion = AssertionError("wrong")
+    assertion = ModelMismatch("wrong")
     assert A._first_failure(Group(ValueError("other"), Group(assertion))) is assertion
     lone = ValueError("v")
     assert A._first_failure(Group(lone)) is lone and A._first_failure(lone) is lone

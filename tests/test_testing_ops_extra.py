@@ -320,14 +320,14 @@ def test_a_binary_method_is_an_op_unless_its_value_ignores_the_argument_at_enoug
 
 # ---------------------------------------------------------------------- what an extra op is, as a table row
 def test_each_extra_ops_source_is_code_that_applies_its_method():
-    # the reproducers are built from spec.source: run, it must give what spec.apply gives
+    # the reproducers are built from spec.source: run, it must give what Engine.apply gives
     eng = resolve_engine(extra_fixture.Value)
     for extra in extra_ops(eng):
         names, c = ["a", "b"][: extra.arity], (extra.spec.consts or (None,))[0]
         for point in ((0.7, 1.3), (2.4, -0.6)):
             args = [eng.make(x) for x in point[: extra.arity]]
             by_source = eval(extra.spec.source(names, c), dict(zip(names, args, strict=True)))
-            assert eng.data(by_source) == eng.data(extra.spec.apply(eng, args, c)), extra.method
+            assert eng.data(by_source) == eng.data(eng.apply(extra.spec, args, c)), extra.method
     forms = {e.method: e.spec.source(["x", "y"], None) for e in extra_ops(eng)}
     assert (forms["__abs__"], forms["__pos__"], forms["sin"], forms["hypot"]) == (
         "abs(x)", "+x", "x.sin()", "x.hypot(y)",

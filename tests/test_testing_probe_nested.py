@@ -11,6 +11,7 @@ import sympy
 
 import autograd
 from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing.boundary import EngineRaised
 from autograd.testing.engines import Engine
 from autograd.testing.higher import assert_hessian_exact
 from autograd.testing.probes import nested as pn
@@ -200,8 +201,8 @@ class _Reads(Engine):
 
     convert: Any = None
 
-    def grad(self, v):
-        return self.convert(super().grad(v))
+    def grad(self, v, **how):
+        return self.convert(super().grad(v, **how))
 
 
 def _as_number(g):  # a create_graph gradient read as the number it holds (a first-order view)
@@ -244,30 +245,31 @@ class _Fails(Engine):
 
     fault: str = ""
 
-    def make(self, x):
+    # (an accessor reports what the engine raised as EngineRaised, at the stage it was asked for)
+    def make(self, x, stage="forward"):
         if self.fault == "make" and x == 0.75:
-            raise ValueError("planted: no 0.75")
-        return _NoAdd(x) if self.fault == "forward" and x == 0.75 else super().make(x)
+            raise EngineRaised(stage, ValueError("planted: no 0.75"))
+        return _NoAdd(x) if self.fault == "forward" and x == 0.75 else super().make(x, stage=stage)
 
-    def set_grad(self, v, g):
+    def set_grad(self, v, g, stage="setting a gradient"):
         if self.fault == "set_grad":
-            raise AttributeError("planted: read-only gradient")
-        super().set_grad(v, g)
+            raise EngineRaised(stage, AttributeError("planted: read-only gradient"))
+        super().set_grad(v, g, stage=stage)
 
-    def grad(self, v):
-        g = super().grad(v)
+    def grad(self, v, stage="backward()"):
+        g = super().grad(v, stage=stage)
         if not isinstance(g, autograd.Value) or super().data(v) != 0.75:  # (discovery sees the engine)
             return g
         if self.fault == "grad":
-            raise RuntimeError("planted: no gradient Values")
+            raise EngineRaised(stage, RuntimeError("planted: no gradient Values"))
         if self.fault in ("sum", "number sum"):
             return _NoAdd(g.data) if self.fault == "sum" else _NoAddNumber(g.data)
         return g
 
-    def data(self, v):
+    def data(self, v, stage="forward"):
         if self.fault == "data":
-            raise RuntimeError("planted: no data")
-        return super().data(v)
+            raise EngineRaised(stage, RuntimeError("planted: no data"))
+        return super().data(v, stage=stage)
 
 
 @pytest.mark.parametrize(
@@ -299,8 +301,8 @@ class _Answers(Engine):
 
     convert: Any = None
 
-    def data(self, v):
-        return self.convert(super().data(v))
+    def data(self, v, **how):
+        return self.convert(super().data(v, **how))
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """``python -m autograd.testing audit TARGET``: audit a scalar autograd engine.
 
 Exit status: 0 no defects, 1 defects found, 2 could not audit (the reason on one
-line of stderr).  ``--json`` prints the report in the schema documented in the
+line of stderr), 3 an error of autograd.testing itself (a bug of ours, not a finding: its
+traceback on stderr, and where to report it).  ``--json`` prints the report in the schema documented in the
 README (``schema_version`` 1).  Whatever the engine writes to stdout while it is
 audited (at import, in its ops, in backward) goes to stderr: stdout holds the
 report alone.
@@ -14,8 +15,10 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from autograd.testing.audit import DEFAULT_EXAMPLES, audit
+from autograd.testing.boundary import HARNESS_FAULT, HarnessFault, tool_call
 from autograd.testing.engines import EngineNotFound
 
 
@@ -43,6 +46,12 @@ def stdout_to_stderr() -> Iterator[None]:
         os.close(saved)
 
 
+def _audit_quietly(target: str | None, **settings: Any) -> Any:
+    """``audit(target, **settings)``, whatever the engine prints sent to stderr."""
+    with stdout_to_stderr():
+        return audit(target, **settings)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _Parser(
         prog="python -m autograd.testing", description="Verification tools for autograd engines."
@@ -53,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="audit a scalar autograd engine",
         description="Audit a scalar autograd engine: find its scalar class, probe its ops, check its "
         "gradients against independent oracles and list defects, conventions and missing features.",
+        epilog="exit status: 0 no defects, 1 defects found, 2 could not audit the engine (the reason on "
+        "stderr), 3 an error of autograd.testing itself (its traceback on stderr: a bug of the tool, "
+        "not a finding about the engine)",
     )
     run.add_argument(
         "target",
@@ -83,18 +95,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give the engine (TARGET) or --adapter MODULE:OBJECT")
     label = args.target or args.adapter
     try:
-        with stdout_to_stderr():
-            report = audit(
-                args.target, examples=args.examples, seed=args.seed, cls=args.cls, backward=args.backward,
-                data=args.data, grad=args.grad, adapter=args.adapter,
-            )  # fmt: skip
+        report = tool_call(
+            _audit_quietly, args.target, examples=args.examples, seed=args.seed, cls=args.cls,
+            backward=args.backward, data=args.data, grad=args.grad, adapter=args.adapter,
+            expected=(EngineNotFound,),
+        )  # fmt: skip
     except EngineNotFound as exc:
         print(f"could not audit {label}: {'; '.join(str(exc).splitlines())}", file=sys.stderr)
         return 2
-    except Exception as exc:  # a failure of the harness itself: still one line, and exit 2
-        print(f"could not audit {label}: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 2
-    print(report.to_json() if args.json else report)
+    except HarnessFault as fault:  # a bug of ours: its traceback, and an exit status of its own
+        print(f"error of autograd.testing while auditing {label}:\n{fault.report()}", file=sys.stderr)
+        return HARNESS_FAULT
+    try:
+        text = tool_call(report.to_json if args.json else report.render)
+    except HarnessFault as fault:
+        print(f"error of autograd.testing while reporting on {label}:\n{fault.report()}", file=sys.stderr)
+        return HARNESS_FAULT
+    print(text)
     return 1 if report.defects else 0
 
 

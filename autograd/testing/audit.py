@@ -64,11 +64,13 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from autograd.testing import higher, oracles, probes, verdicts
 from autograd.testing import strategies as gs
-from autograd.testing.boundary import EngineRaised, engine_call
+from autograd.testing.boundary import EngineRaised
 from autograd.testing.checks import (
     SEEN,
     BackwardConvention,
     EngineCrash,
+    ModelMismatch,
+    PropertyViolated,
     backward_convention,
     chain_graph,
     check_build_order,
@@ -129,10 +131,10 @@ def _as_number(stage: str, x: Any) -> Any:
 
 def _run(eng: Engine, graph: Graph) -> tuple[Any, list[Any]]:
     """The engine's output value and leaf gradients; ``EngineRaised`` says where it raised."""
-    values = engine_call("forward", graph.build, eng)
-    out = _as_number("forward", engine_call("forward", eng.data, values[graph.out]))
-    engine_call("backward()", eng.backward, values[graph.out])
-    grads = [engine_call("backward()", eng.grad, v) for v in values[: len(graph.leaves)]]
+    values = graph.build(eng)
+    out = _as_number("forward", eng.data(values[graph.out]))
+    eng.backward(values[graph.out])
+    grads = [eng.grad(v) for v in values[: len(graph.leaves)]]
     return out, grads
 
 
@@ -609,7 +611,7 @@ def _property_check(
             prop(eng, example)
         except OracleInconclusive as exc:  # no tolerance could be derived for these floats
             return [Finding("inconclusive", name, exc.reason)]
-        except AssertionError as exc:
+        except PropertyViolated as exc:
             for g in graphs:  # a wrong rule behind it? then that is the finding, with its op
                 blamed = [f for f in single(g) if f.kind in DEFECT_KINDS]
                 if blamed:
@@ -651,7 +653,7 @@ def _check_stateful(
     the observed matches none)."""
     name = "stateful"
     try:
-        observed = engine_call("backward()", backward_convention, eng, exact=eng.exact)
+        observed = backward_convention(eng, exact=eng.exact)
     except EngineRaised as raised:
         reproducer = "" if declared is None else convention_reproducer(eng, declared, exact=eng.exact)
         summary = f"x * x * c, backward() twice: {raised}"
@@ -676,7 +678,7 @@ def _check_stateful(
         run_state_machine_as_test(
             hypothesis_seed(seed)(machine), settings=_settings(max(1, examples), stateful_step_count=15)
         )
-    except (EngineCrash, AssertionError, Flaky) as raised:  # Flaky: a failure that did not replay
+    except (EngineCrash, ModelMismatch, Flaky) as raised:  # Flaky: a failure that did not replay
         findings.append(_stateful_finding(_first_failure(raised)))
     how = "exact" if eng.exact else "floats: leaf gradients within derived tolerances"
     reason = f"{how}; backward() convention: " + "; ".join(convention.describe())
@@ -705,7 +707,7 @@ def _stateful_finding(exc: BaseException) -> Finding:
         return Finding("inconclusive", "stateful", f"a failure that did not replay: {exc}")
     if isinstance(exc, EngineCrash):
         return Finding("crash", "stateful", f"raises {exc}", None, exc.reproducer, "no exception", str(exc))
-    if isinstance(exc, AssertionError):
+    if isinstance(exc, ModelMismatch):
         summary, _, script = str(exc).partition("\n")
         return Finding(
             "wrong_gradient", "stateful", f"{summary} (the convention as observed)", None, script,
@@ -747,7 +749,7 @@ def _check_second_order(
 
     def trial(graph: Graph) -> list[Finding]:
         try:
-            got = engine_call("second derivatives", higher.engine_derivatives, graph, eng, 2)
+            got = higher.engine_derivatives(graph, eng, 2)
         except EngineRaised as raised:
             summary = f"second derivatives of {_where(graph)} raise {raised}"
             return [Finding("crash", name, summary, None, graph.snippet(eng), "no exception", str(raised))]
@@ -1017,7 +1019,7 @@ def _first_failure(exc: BaseException) -> BaseException:
     if not members:
         return exc
     found = [_first_failure(m) for m in members]
-    return next((f for f in found if isinstance(f, EngineCrash | AssertionError)), found[0])
+    return next((f for f in found if isinstance(f, EngineCrash | ModelMismatch)), found[0])
 
 
 def _expected_actual(script: str) -> tuple[str, str]:

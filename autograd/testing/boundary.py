@@ -3,8 +3,15 @@
 Whatever an engine raises is a fact about the engine (a crash, a refusal, a missing
 op); whatever the harness raises is a bug of ours and must propagate, never read as
 "no finding".  So every call into an engine that may raise goes through
-:func:`engine_call`, which turns the engine's exception into :class:`EngineRaised`,
-and no other code catches a broad ``Exception``.
+:func:`engine_call`, which turns the engine's exception into :class:`EngineRaised`.
+What is called there is the engine's own callable only: :class:`~autograd.testing.engines.Engine`
+resolves it (a method, an attribute, an operator and its operands) in harness code first.
+Harness code that must run while the engine is called (the adapter's scalar class) is
+marked with :func:`harness_code`: its exceptions leave as :class:`HarnessFault`.  The
+command line runs the audit through :func:`tool_call`: a fault of ours ends it with its
+traceback and the exit status :data:`HARNESS_FAULT`, never with a verdict.  These three
+are the only broad ``except`` clauses of the harness (tests/test_testing_boundary.py
+scans the package).
 
 An engine may also kill the interpreter (a compiled engine's stack overflow is a
 SIGSEGV), which no ``except`` can catch: what may do that runs in an
@@ -14,6 +21,7 @@ and the audit goes on.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -22,11 +30,23 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+import traceback
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Died", "EngineChild", "EngineRaised", "child_path", "engine_call", "error_line"]
+__all__ = [
+    "HARNESS_FAULT",
+    "Died",
+    "EngineChild",
+    "EngineRaised",
+    "HarnessFault",
+    "child_path",
+    "engine_call",
+    "error_line",
+    "harness_code",
+    "tool_call",
+]
 
 
 class EngineRaised(Exception):
@@ -47,12 +67,75 @@ def error_line(exc: BaseException) -> str:
 
 
 def engine_call(stage: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``call(*args, **kwargs)``, which must be the engine's own code (or a few lines that only use
-    the engine's Values); whatever it raises becomes :class:`EngineRaised`."""
+    """``call(*args, **kwargs)``, which must be the engine's own code (a bound method or function
+    of the engine, an operator applied to its Values); whatever it raises becomes
+    :class:`EngineRaised`.  An :class:`EngineRaised` from a call nested inside (an ``Engine``
+    accessor within a timed step) is told under this call's ``stage``, the step the caller names.
+
+    Harness code must resolve what to call *before* this, so that its own faults propagate
+    (see :class:`autograd.testing.engines.Engine`)."""
     try:
         return call(*args, **kwargs)
+    except HarnessFault:
+        raise
+    except EngineRaised as raised:
+        raise EngineRaised(stage, raised.exc) from raised.exc
     except Exception as exc:
         raise EngineRaised(stage, exc) from exc
+
+
+# ---------------------------------------------------------------------- the harness's own faults
+#: The command line's exit status when the harness itself failed (a bug of autograd.testing,
+#: never a verdict on the engine): distinct from 1 (defects found) and 2 (could not audit).
+HARNESS_FAULT = 3
+#: The line a harness fault is reported with, after its traceback.
+HARNESS_FAULT_LINE = (
+    "this is a bug of autograd.testing, not a finding about the engine: please report it, with the "
+    "traceback above and the command that ran it, to the autograd project's issue tracker"
+)
+
+
+class HarnessFault(Exception):
+    """The harness raised ``exc`` (a bug of ours): see :func:`tool_call` and :func:`harness_code`."""
+
+    def __init__(self, exc: BaseException) -> None:
+        super().__init__(f"{type(exc).__name__}: {exc}")
+        self.exc = exc
+
+    def report(self) -> str:
+        """The traceback and :data:`HARNESS_FAULT_LINE`, as the command line prints them."""
+        trace = "".join(traceback.format_exception(self.exc))
+        return f"{trace}{HARNESS_FAULT_LINE}"
+
+
+def tool_call(call: Callable[..., Any], *args: Any, expected: tuple[type[BaseException], ...] = (),
+              **kwargs: Any) -> Any:  # fmt: skip
+    """``call(*args, **kwargs)`` for the command line: an ``expected`` exception (the user's
+    error, e.g. an engine that cannot be found) propagates as it is; any other is a fault of the
+    harness (the engine's own exceptions never leave :func:`engine_call` as themselves) and
+    becomes :class:`HarnessFault`, which keeps the original traceback."""
+    try:
+        return call(*args, **kwargs)
+    except expected:
+        raise
+    except HarnessFault:
+        raise
+    except Exception as exc:
+        raise HarnessFault(exc) from exc
+
+
+@contextlib.contextmanager
+def harness_code() -> Iterator[None]:
+    """Marks harness code that runs while the engine is being called (the adapter's scalar
+    class stands in for an engine, and its own bookkeeping runs inside :func:`engine_call`):
+    an exception raised in the block is ours, and leaves as :class:`HarnessFault`, which
+    :func:`engine_call` lets through instead of reading it as the engine's."""
+    try:
+        yield
+    except (EngineRaised, HarnessFault):
+        raise
+    except Exception as exc:
+        raise HarnessFault(exc) from exc
 
 
 # ---------------------------------------------------------------------- a child interpreter

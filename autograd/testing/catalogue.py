@@ -22,13 +22,9 @@ import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
 from mpmath import iv
 
-from autograd.testing.ops import OPS, POSITIVE, OpSpec, Relu, sym_const
+from autograd.testing.ops import OPS, POSITIVE, Call, OpSpec, Relu, sym_const
 
 __all__ = ["CATALOGUE", "EXACT_FUNCTIONS", "FIT", "INTERVAL_FUNCTIONS", "catalogue_names", "known"]
-
-
-def _placeholder(e: Any, v: Any, c: Any) -> Any:
-    raise TypeError("a catalogue row is applied through identify.extra_spec, with the engine's method")
 
 
 def _row(
@@ -38,7 +34,7 @@ def _row(
     **columns: Any,
 ) -> OpSpec:
     return OpSpec(
-        name, 1, _placeholder, lambda s, c: sym(s[0], c), lambda x, c: num(x[0], c),
+        name, 1, Call(None), lambda s, c: sym(s[0], c), lambda x, c: num(x[0], c),
         lambda n, c: f"{name}({n[0]})", form=f"{name}(v)", **columns,
     )  # fmt: skip
 

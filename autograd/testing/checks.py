@@ -28,7 +28,7 @@ from hypothesis.stateful import (
 )
 
 from autograd.testing import strategies as gs
-from autograd.testing.boundary import EngineRaised, engine_call
+from autograd.testing.boundary import EngineRaised
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.mlp import mlp_loss_graph
@@ -91,17 +91,19 @@ def check_forward(engine: Any, graph: Graph) -> None:
         want = expr.xreplace(
             {s: sympy.Rational(Fraction(x)) for s, x in zip(symbols, graph.leaves, strict=True)}
         )
-        assert out == Fraction(int(want.p), int(want.q)), (
-            f"forward: engine computes {out!r}, sympy {want} for {expr}\n{graph.snippet(eng)}"
-        )
+        if not (out == Fraction(int(want.p), int(want.q))):
+            raise PropertyViolated(
+                f"forward: engine computes {out!r}, sympy {want} for {expr}\n{graph.snippet(eng)}"
+            )
         return
     want, _ = graph.mp_value_and_gradient()
     _, tol = symbolic_tolerances(graph)
     err = abs(want - out)
-    assert err <= tol, (
-        f"forward: engine computes {out!r}, sympy/mpmath {want}, error {float(err):.3g} > tolerance {tol:.3g}"
-        f" for {graph.sympy()[1]}\n{graph.snippet(eng)}"
-    )
+    if not (err <= tol):
+        raise PropertyViolated(
+            f"forward: engine computes {out!r}, sympy/mpmath {want}, error {float(err):.3g} > "
+            f"tolerance {tol:.3g} for {graph.sympy()[1]}\n{graph.snippet(eng)}"
+        )
 
 
 def _grads(eng: Engine, values: Sequence[Any]) -> list[Any]:
@@ -119,14 +121,16 @@ def check_backward_twice(engine: Any, graph: Graph) -> None:
     eng.backward(out)
     second = _grads(eng, values)
     for name, a, b in zip(graph.names()[:n], first[:n], second[:n], strict=True):
-        assert b == 2 * a, (
-            f"backward twice: leaf {name} has grad {b!r} after two passes, {a!r} after one\n"
-            f"{graph.snippet(eng)}"
-        )
+        if not (b == 2 * a):
+            raise PropertyViolated(
+                f"backward twice: leaf {name} has grad {b!r} after two passes, {a!r} after one\n"
+                f"{graph.snippet(eng)}"
+            )
     for name, a, b in zip(graph.names()[n:], first[n:], second[n:], strict=True):
-        assert a == b, (
-            f"backward twice: interior {name} grad changed from {a!r} to {b!r}\n{graph.snippet(eng)}"
-        )
+        if not (a == b):
+            raise PropertyViolated(
+                f"backward twice: interior {name} grad changed from {a!r} to {b!r}\n{graph.snippet(eng)}"
+            )
 
 
 def check_linearity(engine: Any, example: tuple[Graph, Graph, Any, Any]) -> None:
@@ -140,7 +144,8 @@ def check_linearity(engine: Any, example: tuple[Graph, Graph, Any, Any]) -> None
     eng = resolve_engine(engine)
     leaves = [eng.make(x) for x in f.leaves]  # shared by both graphs
     fv, gv = _on_leaves(f, eng, leaves), _on_leaves(g, eng, leaves)
-    eng.backward(eng.make(a) * fv + eng.make(b) * gv)
+    mul, add = OPS["mul"], OPS["add"]
+    eng.backward(eng.apply(add, [eng.apply(mul, [eng.make(a), fv]), eng.apply(mul, [eng.make(b), gv])]))
     combined = _grads(eng, leaves)
     alone_f = f.build(eng)
     eng.backward(alone_f[f.out])
@@ -151,12 +156,13 @@ def check_linearity(engine: Any, example: tuple[Graph, Graph, Any, Any]) -> None
         gf, gg = eng.grad(alone_f[j]), eng.grad(alone_g[j])
         want = a * gf + b * gg
         tolerance = functools.cache(functools.partial(_linearity_tolerance, example, j, gf, gg))
-        assert _agrees(combined[j], want, tolerance), (
-            f"linearity: d({a}*f + {b}*g)/dx{j} = {combined[j]!r}, "
-            f"but {a}*df/dx{j} + {b}*dg/dx{j} = {want!r}"
-            + ("" if _exact(combined[j], want) else f" (tolerance {tolerance():.3g})")
-            + f"\nf:\n{f.snippet(eng)}\ng:\n{g.snippet(eng)}"
-        )
+        if not _agrees(combined[j], want, tolerance):
+            raise PropertyViolated(
+                f"linearity: d({a}*f + {b}*g)/dx{j} = {combined[j]!r}, "
+                f"but {a}*df/dx{j} + {b}*dg/dx{j} = {want!r}"
+                + ("" if _exact(combined[j], want) else f" (tolerance {tolerance():.3g})")
+                + f"\nf:\n{f.snippet(eng)}\ng:\n{g.snippet(eng)}"
+            )
 
 
 def _exact(*numbers: Any) -> bool:
@@ -206,7 +212,7 @@ def linear_combination_graphs(example: tuple[Graph, Graph, Any, Any]) -> list[Gr
 def _on_leaves(graph: Graph, eng: Engine, leaves: list[Any]) -> Any:
     values = list(leaves)
     for node in graph.nodes:
-        values.append(OPS[node.op].apply(eng, [values[a] for a in node.args], node.const))
+        values.append(eng.apply(OPS[node.op], [values[a] for a in node.args], node.const))
     return values[graph.out]
 
 
@@ -228,7 +234,7 @@ def check_build_order(engine: Any, example: tuple[Graph, tuple[int, ...]]) -> No
             other[s] = eng.make(graph.leaves[s])
         else:
             node = graph.nodes[s - n]
-            other[s] = OPS[node.op].apply(eng, [other[a] for a in node.args], node.const)
+            other[s] = eng.apply(OPS[node.op], [other[a] for a in node.args], node.const)
     eng.backward(other[graph.out])
     tolerances = functools.cache(lambda: _leaf_tolerances(graph))
     for s, name in enumerate(graph.names()):
@@ -240,10 +246,11 @@ def check_build_order(engine: Any, example: tuple[Graph, tuple[int, ...]]) -> No
             same = a[0] == b[0] and _agrees(a[1], b[1], lambda: 2 * tolerances()[s])  # noqa: B023
         else:
             same = a[0] == b[0]
-        assert same, (
-            f"build order: {name} is (data, grad) = {a!r} built in slot order "
-            f"but {b!r} built in the order {order}\n{graph.snippet(eng)}"
-        )
+        if not same:
+            raise PropertyViolated(
+                f"build order: {name} is (data, grad) = {a!r} built in slot order "
+                f"but {b!r} built in the order {order}\n{graph.snippet(eng)}"
+            )
 
 
 def chain_graph(w: Any, x: Any, n: int) -> Graph:
@@ -263,12 +270,10 @@ def check_chain_sweep(engine: Any, example: tuple[Any, Any, int]) -> None:
     want_x, want_w = fw**n, n * fw ** (n - 1) * fx
     got_x, got_w = eng.grad(values[1]), eng.grad(values[0])
     tolerances = functools.cache(lambda: _leaf_tolerances(graph))
-    assert _agrees(got_x, want_x, lambda: tolerances()[1]), (
-        f"chain sweep n={n}: dy/dx = {got_x!r}, want w**n = {want_x}"
-    )
-    assert _agrees(got_w, want_w, lambda: tolerances()[0]), (
-        f"chain sweep n={n}: dy/dw = {got_w!r}, want n*w**(n-1)*x = {want_w}"
-    )
+    if not _agrees(got_x, want_x, lambda: tolerances()[1]):
+        raise PropertyViolated(f"chain sweep n={n}: dy/dx = {got_x!r}, want w**n = {want_x}")
+    if not _agrees(got_w, want_w, lambda: tolerances()[0]):
+        raise PropertyViolated(f"chain sweep n={n}: dy/dw = {got_w!r}, want n*w**(n-1)*x = {want_w}")
 
 
 def check_mlp(engine: Any, graph: Graph) -> None:
@@ -297,13 +302,23 @@ def _exact_gradients(eng: Engine, op: str, c: Any) -> bool:
 
     def gradients() -> list[Any]:
         leaves = [eng.make(x) for x in (Fraction(4, 3), Fraction(5, 3))[: spec.arity]]
-        eng.backward(spec.apply(eng, leaves, c))
+        eng.backward(eng.apply(spec, leaves, c))
         return [eng.grad(v) for v in leaves]
 
     try:
-        return all(type(g) in (int, Fraction) for g in engine_call(f"{op} at 4/3", gradients))
+        return all(type(g) in (int, Fraction) for g in gradients())
     except EngineRaised:
         return False
+
+
+class PropertyViolated(AssertionError):
+    """A property check found the engine's numbers breaking the property (the message says how,
+    then the reproducer).  The check's own faults are other exceptions and propagate."""
+
+
+class ModelMismatch(AssertionError):
+    """The engine's gradients differ from the state machine's model (the message says where,
+    then the reproducer).  The model's own faults are other exceptions and propagate."""
 
 
 class EngineCrash(Exception):
@@ -466,8 +481,8 @@ def backward_convention(engine: Any = None, *, exact: bool | None = None) -> Bac
     eng = resolve_engine(engine)
     number = Fraction if (eng.exact if exact is None else exact) else float
     x, c, z = (eng.make(number(_PROBE_VALUES[k])) for k in (0, 1, 4))
-    h = x * x
-    nodes = [x, c, h, h * c, z]
+    h = eng.apply(OPS["mul"], [x, x])
+    nodes = [x, c, h, eng.apply(OPS["mul"], [h, c]), z]
     observed = []
     for y in _PROBE_PASSES:
         eng.backward(nodes[y])
@@ -507,7 +522,12 @@ SEEN = "# the harness read:"
 
 def _shown(eng: Engine, g: Any) -> str:
     """A gradient as the reproducer prints it: a Value (create_graph) by its number."""
-    return str(eng.data(g) if isinstance(g, eng.Value) else g)
+    if not isinstance(g, eng.Value):
+        return str(g)
+    try:
+        return str(eng.data(g))
+    except EngineRaised as raised:
+        return f"{g!r} (reading its number raises {raised.line()})"
 
 
 def stateful_machine(
@@ -612,7 +632,7 @@ def stateful_machine(
 
         def _add(self, op: str, c: Any, args: tuple[int, ...]) -> None:
             self.script.append(f"v{len(self.values)} = {OPS[op].source([f'v{a}' for a in args], c)}")
-            self.values.append(self._engine(OPS[op].apply, eng, [self.values[a] for a in args], c))
+            self.values.append(self._engine(eng.apply, OPS[op], [self.values[a] for a in args], c))
             self.tol.append(0.0)
             self.args.append(args)
             self.ops.append((op, c))
@@ -720,7 +740,8 @@ def stateful_machine(
             def differentiate_a_gradient(self, data: Any) -> None:
                 k = data.draw(st.sampled_from([k for k in self._leaves() if self.is_value[k]]))
                 g = self._engine(eng.grad, self.values[k])
-                assert isinstance(g, eng.Value), f"stateful: leaf v{k}'s gradient {g!r} is not a Value"
+                if not isinstance(g, eng.Value):
+                    raise ModelMismatch(f"stateful: leaf v{k}'s gradient {g!r} is not a Value")
                 want = self.second.get(k, {})
                 self.script.append(f"g = v{k}.{eng.grad_attr}")
                 for j in self._leaves():
@@ -793,29 +814,34 @@ def stateful_machine(
                 if k in self.unknown:
                     continue
                 if not exact:
-                    if self.args[k] is None:
-                        assert _agrees(got[k], want, lambda: self.tol[k]), (  # noqa: B023
+                    if self.args[k] is None and not _agrees(got[k], want, lambda: self.tol[k]):  # noqa: B023
+                        raise ModelMismatch(
                             f"stateful: leaf v{k} has grad {got[k]!r}, model says {float(want)!r} "
                             f"(tolerance {self.tol[k]:.3g})\n{self._reproducer(got)}"
                         )
                     continue
                 if higher:
                     is_value = isinstance(got[k], eng.Value)
-                    assert is_value == self.is_value[k], (
+                    if is_value != self.is_value[k]:
+                        raise ModelMismatch(
+                            f"stateful: node v{k} ({self.ops[k][0] or 'leaf'}) has grad {got[k]!r}, "
+                            f"model says {'a Value' if self.is_value[k] else 'a number'}\n"
+                            + self._reproducer(got)
+                        )
+                    got[k] = self._engine(eng.data, got[k]) if is_value else got[k]
+                if got[k] != want:
+                    raise ModelMismatch(
                         f"stateful: node v{k} ({self.ops[k][0] or 'leaf'}) has grad {got[k]!r}, "
-                        f"model says {'a Value' if self.is_value[k] else 'a number'}\n{self._reproducer(got)}"
+                        f"model says {want}\n{self._reproducer(got)}"
                     )
-                    got[k] = eng.data(got[k]) if is_value else got[k]
-                assert got[k] == want, (
-                    f"stateful: node v{k} ({self.ops[k][0] or 'leaf'}) has grad {got[k]!r}, "
-                    + (f"model says {want}\n{self._reproducer(got)}")
-                )
 
         def _engine(self, call: Callable[..., Any], *args: Any) -> Any:
-            """Call into the engine; an exception becomes an :class:`EngineCrash` with the script."""
+            """``call(*args)``, an :class:`Engine` method: what the engine raised there
+            (``EngineRaised``) becomes an :class:`EngineCrash` with the script so far."""
             try:
                 return call(*args)
-            except Exception as exc:
+            except EngineRaised as raised:
+                exc = raised.exc
                 raise EngineCrash(f"{type(exc).__name__}: {exc}", self._reproducer()) from exc
 
         def _reproducer(self, got: Sequence[Any] = ()) -> str:

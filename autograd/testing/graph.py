@@ -156,7 +156,7 @@ class Graph:
         eng = resolve_engine(engine)
         values = [eng.make(x) for x in self.point(leaves, "build")]
         for node in self.nodes:
-            values.append(OPS[node.op].apply(eng, [values[a] for a in node.args], node.const))
+            values.append(eng.apply(OPS[node.op], [values[a] for a in node.args], node.const))
         return values
 
     def evaluate(self, point: Sequence[Any] | None = None) -> list[Any]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -37,7 +38,7 @@ import sympy  # type: ignore[import-untyped]
 from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.catalogue import CATALOGUE, FIT
 from autograd.testing.engines import Engine
-from autograd.testing.ops import AWAY_FROM_ZERO, KINK_MARGIN, OPS, OpSpec, registered
+from autograd.testing.ops import AWAY_FROM_ZERO, KINK_MARGIN, OPS, Call, OpSpec, registered
 
 __all__ = [
     "AGREE_RTOL",
@@ -105,19 +106,20 @@ def _form(method: str, arity: int, number: float | None = None) -> tuple[str, Ca
     return f"v.{method}(w)", lambda n, c: f"{n[0]}.{method}({n[1]})"
 
 
-def _call(method: str, arity: int, number: float | None = None) -> Callable[[Any, list[Any], Any], Any]:
+def _call(method: str, arity: int, number: float | None = None) -> Call:
+    """The engine's method ``method`` called on the first Value (with the second, if binary; with
+    ``number``, a plain number, for a method that takes one)."""
     if number is not None:
-        return lambda e, v, c: getattr(v[0], method)(number)
-    if arity == 1:
-        return lambda e, v, c: getattr(v[0], method)()
-    return lambda e, v, c: getattr(v[0], method)(v[1])
+        return Call(method, ("v0",), numbers=(number,))
+    return Call(method, ("v0",) if arity == 1 else ("v0", "v1"))
 
 
 def _apply(eng: Engine, method: str, arity: int, args: Any, number: float | None = None) -> Any:
     """The method applied to fresh Values of ``args`` (and ``number``); what the engine raises is
     ``EngineRaised``."""
-    call = _call(method, arity, number)
-    return engine_call(method, lambda: call(eng, [eng.make(a) for a in args], None))
+    values = [eng.make(a, stage=method) for a in args]
+    numbers = () if number is None else (number,)
+    return engine_call(method, operator.methodcaller(method, *values[1:arity], *numbers), values[0])
 
 
 def _table_methods() -> set[str]:
@@ -142,12 +144,13 @@ def _arity(eng: Engine, method: str) -> int | None:
     """1 or 2 when the method maps one or two Values to a Value (at some ordinary point), else None."""
     for x in (0.5, 1.5, -0.5):
         try:
-            out = engine_call(method, lambda: getattr(eng.make(x), method)())  # noqa: B023
+            out = engine_call(method, operator.methodcaller(method), eng.make(x, stage=method))
         except EngineRaised as raised:
             if not isinstance(raised.exc, TypeError):  # outside the method's domain, perhaps: the next point
                 continue
             try:  # a required argument: try one other Value
-                out = engine_call(method, lambda: getattr(eng.make(x), method)(eng.make(0.7)))  # noqa: B023
+                other = eng.make(0.7, stage=method)
+                out = engine_call(method, operator.methodcaller(method, other), eng.make(x, stage=method))
             except EngineRaised:  # the engine's own refusal: not a binary op of Values here
                 continue
             return 2 if isinstance(out, eng.Value) else None
@@ -158,7 +161,7 @@ def _arity(eng: Engine, method: str) -> int | None:
 def _number(eng: Engine, out: Any) -> float | None:
     """The output's finite float, or None (complex, not a number at all, or unreadable)."""
     try:
-        y = engine_call("reading", lambda: float(eng.data(out)))
+        y = engine_call("reading", float, eng.data(out, stage="reading"))
     except EngineRaised:
         return None
     return y if math.isfinite(y) else None
@@ -237,7 +240,7 @@ def _known_spec(method: str, arity: int, spec: OpSpec, c: Any, probe: tuple[floa
     form, source = _form(method, arity)
     consts = (c,) if spec.consts else ()
     return replace(
-        spec, name=f"{method}~{spec.name}", apply=_call(method, arity), source=source, form=form,
+        spec, name=f"{method}~{spec.name}", call=_call(method, arity), source=source, form=form,
         consts=consts, domain=_region_margin(spec) if arity == 1 else spec.domain, probe=probe,
     )  # fmt: skip
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -38,8 +39,8 @@ from typing import Any
 import sympy  # type: ignore[import-untyped]
 
 __all__ = [
-    "BOUND", "KINK_MARGIN", "MP_MODULES", "OPS", "PARTNER", "REALS", "OpSpec", "Relu", "Step", "const_source",
-    "display", "registered", "sym_const",
+    "BOUND", "KINK_MARGIN", "MP_MODULES", "OPS", "PARTNER", "REALS", "Call", "OpSpec", "Relu", "Step",
+    "const_source", "display", "registered", "sym_const",
 ]  # fmt: skip
 
 #: Largest magnitude a node may take in generated graphs (keeps exp, pow and products tame).
@@ -134,12 +135,32 @@ def _nonzero() -> Any:
 
 
 @dataclass(frozen=True)
+class Call:
+    """How an op is applied to an engine's Values, as data (``Engine.apply`` does it).
+
+    ``target`` is an operator function (``operator.truediv``), called with ``operands``; a
+    method name (``"log"``), called on the first operand with the others; or, with ``fused``,
+    the name of one of the engine's fused functions (``"vsum"``: a list of Values; ``"dot"``:
+    weights, inputs and a start).  ``operands`` names them in order: ``"v0"``, ``"v1"`` (the
+    op's Values) and ``"c"`` (its constant), so ``c - v`` is ``Call(operator.sub, ("c", "v0"))``.
+    ``numbers`` are plain numbers passed after the operands (an engine's method that takes a
+    number, not a Value: ``v.scaled(0.7)``).  A row without a call of its own (a catalogue row,
+    applied through an engine's method) has ``target`` None.
+    """
+
+    target: Callable[..., Any] | str | None
+    operands: tuple[str, ...] = ("v0",)
+    fused: bool = False
+    numbers: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
 class OpSpec:
     """One operation: see the module docstring for the meaning of each column."""
 
     name: str
     arity: int  # operands; 0 means variadic (vsum, dot)
-    apply: Callable[[Any, list[Any], Num], Any]  # (engine, Values, const) -> Value
+    call: Call  # what to call in the engine (see Call), applied by ``Engine.apply``
     sym: Callable[[Sequence[sympy.Expr], Num], sympy.Expr]
     num: Callable[[Args, Num], Num]  # plain numbers; exact on rationals when `rational`
     source: Callable[[Sequence[str], Num], str]  # Python source applying the op to named Values
@@ -180,18 +201,17 @@ class OpSpec:
         return tuple(c for c in self.consts if self._probe(engine, c))
 
     def _probe(self, engine: Any, c: Num) -> bool:
-        """Whether the engine computes this op (with ``c``) on a harmless point.  What the engine
-        raises means "no"; a fault of the table's own ``apply`` (a name it does not define, an
-        attribute of the adapter it lacks) propagates."""
-        from autograd.testing.boundary import EngineRaised, engine_call
+        """Whether the engine computes this op (with ``c``) on a harmless point: what the engine
+        raises (``EngineRaised``) means "no"; anything else is ours and propagates."""
+        from autograd.testing.boundary import EngineRaised
 
+        if self.call.fused and getattr(engine, str(self.call.target)) is None:
+            return False  # the engine has no such function
         n = 3 if self.name == "dot" else (2 if self.variadic else self.arity)
         at = self.probe or (1.5,) * n
         try:
-            engine_call(self.name, lambda: self.apply(engine, [engine.make(x) for x in at], c))
-        except EngineRaised as raised:
-            if _table_fault(raised.exc, engine):
-                raise raised.exc from None
+            engine.apply(self, [engine.make(x) for x in at], c)
+        except EngineRaised:
             return False
         return True
 
@@ -201,17 +221,6 @@ class OpSpec:
         Used only to size tolerances, where double precision is plenty.
         """
         return _float_rule(self.name, nargs, c)
-
-
-def _table_fault(exc: BaseException, engine: Any) -> bool:
-    """An exception of the table's own code: a ``NameError`` raised in this module, or a
-    missing attribute of the engine adapter (not of the engine's Values)."""
-    if isinstance(exc, AttributeError) and type(getattr(exc, "obj", None)).__name__ == "Engine":
-        return True
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    return isinstance(exc, NameError) and tb is not None and tb.tb_frame.f_code.co_filename == __file__
 
 
 @functools.cache
@@ -295,77 +304,77 @@ def _rpow_num(x: Args, c: Num) -> Num:
 _RATIONAL_CONSTS: Callable[[Num], bool] = lambda c: not isinstance(c, float)  # noqa: E731
 
 _TABLE = [
-    OpSpec("add", 2, lambda e, v, c: v[0] + v[1], lambda s, c: s[0] + s[1],
+    OpSpec("add", 2, Call(operator.add, ("v0", "v1")), lambda s, c: s[0] + s[1],
            lambda x, c: x[0] + x[1], lambda n, c: f"{n[0]} + {n[1]}", rational=lambda c: True, form="v + w"),
-    OpSpec("mul", 2, lambda e, v, c: v[0] * v[1], lambda s, c: s[0] * s[1],
+    OpSpec("mul", 2, Call(operator.mul, ("v0", "v1")), lambda s, c: s[0] * s[1],
            lambda x, c: x[0] * x[1], lambda n, c: f"{n[0]} * {n[1]}", rational=lambda c: True, form="v * w"),
-    OpSpec("neg", 1, lambda e, v, c: -v[0], lambda s, c: -s[0],
+    OpSpec("neg", 1, Call(operator.neg, ("v0",)), lambda s, c: -s[0],
            lambda x, c: -x[0], lambda n, c: f"-{n[0]}", rational=lambda c: True, form="-v"),
-    OpSpec("sub", 2, lambda e, v, c: v[0] - v[1], lambda s, c: s[0] - s[1],
+    OpSpec("sub", 2, Call(operator.sub, ("v0", "v1")), lambda s, c: s[0] - s[1],
            lambda x, c: x[0] - x[1], lambda n, c: f"{n[0]} - {n[1]}", rational=lambda c: True, form="v - w"),
-    OpSpec("div", 2, lambda e, v, c: v[0] / v[1], lambda s, c: s[0] / s[1],
+    OpSpec("div", 2, Call(operator.truediv, ("v0", "v1")), lambda s, c: s[0] / s[1],
            lambda x, c: _div(x[0], x[1]), lambda n, c: f"{n[0]} / {n[1]}",
            domain=lambda x, c: abs(x[1]) >= AWAY_FROM_ZERO, rational=lambda c: True,
            partial_err=lambda x, c, out: 3, form="v / w", region=lambda c: (REALS, _nonzero())),
-    OpSpec("addc", 1, lambda e, v, c: v[0] + c, lambda s, c: s[0] + sym_const(c),
+    OpSpec("addc", 1, Call(operator.add, ("v0", "c")), lambda s, c: s[0] + sym_const(c),
            lambda x, c: x[0] + c, lambda n, c: f"{n[0]} + {const_source(c)}",
            consts=(1, -2, Fraction(1, 2), 0.25, -1.5), rational=_RATIONAL_CONSTS, form="v + c"),
-    OpSpec("rsub", 1, lambda e, v, c: c - v[0], lambda s, c: sym_const(c) - s[0],
+    OpSpec("rsub", 1, Call(operator.sub, ("c", "v0")), lambda s, c: sym_const(c) - s[0],
            lambda x, c: c - x[0], lambda n, c: f"{const_source(c)} - {n[0]}",
            consts=(1, -2, Fraction(3, 2), 0.5), rational=_RATIONAL_CONSTS, form="c - v"),
-    OpSpec("mulc", 1, lambda e, v, c: c * v[0], lambda s, c: sym_const(c) * s[0],
+    OpSpec("mulc", 1, Call(operator.mul, ("c", "v0")), lambda s, c: sym_const(c) * s[0],
            lambda x, c: c * x[0], lambda n, c: f"{const_source(c)} * {n[0]}",
            consts=(2, -3, Fraction(-1, 2), 0.5, 1.5), rational=_RATIONAL_CONSTS, form="c * v"),
-    OpSpec("rdiv", 1, lambda e, v, c: c / v[0], lambda s, c: sym_const(c) / s[0],
+    OpSpec("rdiv", 1, Call(operator.truediv, ("c", "v0")), lambda s, c: sym_const(c) / s[0],
            lambda x, c: _div(c, x[0]), lambda n, c: f"{const_source(c)} / {n[0]}",
            consts=(1, -2, Fraction(3, 2), 0.5), domain=lambda x, c: abs(x[0]) >= AWAY_FROM_ZERO,
            rational=_RATIONAL_CONSTS, partial_err=lambda x, c, out: 3, form="c / v",
            region=lambda c: (_nonzero(),)),
-    OpSpec("powc", 1, lambda e, v, c: v[0] ** c, lambda s, c: s[0] ** sym_const(c),
+    OpSpec("powc", 1, Call(operator.pow, ("v0", "c")), lambda s, c: s[0] ** sym_const(c),
            lambda x, c: x[0] ** c, lambda n, c: f"{n[0]} ** {const_source(c)}",
            consts=(2, 3, -1, -2, 0, 1, Fraction(1, 2), Fraction(3, 2), 0.5, 1.5, 2.0, -0.5),
            domain=_pow_domain, rational=lambda c: type(c) is int,
            fwd_err=lambda x, c, out: 2 * abs(out), partial_err=lambda x, c, out: 3, form="v ** c",
            region=_pow_region),
-    OpSpec("vpow", 2, lambda e, v, c: v[0] ** v[1], lambda s, c: s[0] ** s[1],
+    OpSpec("vpow", 2, Call(operator.pow, ("v0", "v1")), lambda s, c: s[0] ** s[1],
            lambda x, c: float(x[0]) ** float(x[1]), lambda n, c: f"{n[0]} ** {n[1]}",
            domain=_vpow_domain, fwd_err=lambda x, c, out: 2 * abs(out), partial_err=lambda x, c, out: 4,
            form="v ** w", region=lambda c: (POSITIVE, REALS)),
-    OpSpec("rpow", 1, lambda e, v, c: c ** v[0], _rpow_sym, _rpow_num,
+    OpSpec("rpow", 1, Call(operator.pow, ("c", "v0")), _rpow_sym, _rpow_num,
            lambda n, c: f"{const_source(c)} ** {n[0]}",
            consts=(2, 0.5, Fraction(3, 2), 3.0), fwd_err=lambda x, c, out: 2 * abs(out),
            partial_err=lambda x, c, out: 4, form="c ** v", region=_rpow_region),
-    OpSpec("exp", 1, lambda e, v, c: v[0].exp(), lambda s, c: sympy.exp(s[0]),
+    OpSpec("exp", 1, Call("exp", ("v0",)), lambda s, c: sympy.exp(s[0]),
            lambda x, c: math.exp(x[0]), lambda n, c: f"{n[0]}.exp()", form="v.exp()"),
-    OpSpec("log", 1, lambda e, v, c: v[0].log(), lambda s, c: sympy.log(s[0]),
+    OpSpec("log", 1, Call("log", ("v0",)), lambda s, c: sympy.log(s[0]),
            lambda x, c: math.log(x[0]), lambda n, c: f"{n[0]}.log()",
            domain=lambda x, c: x[0] >= AWAY_FROM_ZERO, form="v.log()", region=lambda c: (POSITIVE,)),
-    OpSpec("tanh", 1, lambda e, v, c: v[0].tanh(), lambda s, c: sympy.tanh(s[0]),
+    OpSpec("tanh", 1, Call("tanh", ("v0",)), lambda s, c: sympy.tanh(s[0]),
            lambda x, c: math.tanh(x[0]), lambda n, c: f"{n[0]}.tanh()",
            domain=lambda x, c: abs(x[0]) <= 3, partial_err=_tanh_partial_err, form="v.tanh()"),
-    OpSpec("relu", 1, lambda e, v, c: v[0].relu(), lambda s, c: Relu(s[0]),
+    OpSpec("relu", 1, Call("relu", ("v0",)), lambda s, c: Relu(s[0]),
            lambda x, c: _relu(x[0]), lambda n, c: f"{n[0]}.relu()",
            domain=lambda x, c: abs(x[0]) >= KINK_MARGIN, kinks=(0.0,), rational=lambda c: True,
            partial_err=lambda x, c, out: 0, form="v.relu()"),
-    OpSpec("sigmoid", 1, lambda e, v, c: v[0].sigmoid(), lambda s, c: 1 / (1 + sympy.exp(-s[0])),
+    OpSpec("sigmoid", 1, Call("sigmoid", ("v0",)), lambda s, c: 1 / (1 + sympy.exp(-s[0])),
            lambda x, c: _sigmoid(x[0]), lambda n, c: f"{n[0]}.sigmoid()",
            domain=lambda x, c: abs(x[0]) <= 4, fwd_err=lambda x, c, out: 4 * abs(out),
            partial_err=_sigmoid_partial_err, form="v.sigmoid()"),
-    OpSpec("vsum", 0, lambda e, v, c: e.vsum(v), lambda s, c: sympy.Add(*s),
+    OpSpec("vsum", 0, Call("vsum", (), fused=True), lambda s, c: sympy.Add(*s),
            lambda x, c: sum(x[1:], x[0]), lambda n, c: f"vsum([{', '.join(n)}])", rational=lambda c: True,
            fwd_err=lambda x, c, out: len(x) * sum(abs(t) for t in x), form="vsum([v, ...])"),
-    OpSpec("dot", 0, lambda e, v, c: e.dot(v[: len(v) // 2], v[len(v) // 2 : -1], v[-1]), _dot_sym,
+    OpSpec("dot", 0, Call("dot", (), fused=True), _dot_sym,
            _dot_num, _dot_source, rational=lambda c: True, fwd_err=_dot_fwd_err, form="dot(ws, xs, b)"),
-    OpSpec("radd", 1, lambda e, v, c: c + v[0], lambda s, c: sym_const(c) + s[0],
+    OpSpec("radd", 1, Call(operator.add, ("c", "v0")), lambda s, c: sym_const(c) + s[0],
            lambda x, c: c + x[0], lambda n, c: f"{const_source(c)} + {n[0]}",
            consts=(1, -2, Fraction(1, 2), 0.25, -1.5), rational=_RATIONAL_CONSTS, form="c + v"),
-    OpSpec("subc", 1, lambda e, v, c: v[0] - c, lambda s, c: s[0] - sym_const(c),
+    OpSpec("subc", 1, Call(operator.sub, ("v0", "c")), lambda s, c: s[0] - sym_const(c),
            lambda x, c: x[0] - c, lambda n, c: f"{n[0]} - {const_source(c)}",
            consts=(1, -2, Fraction(3, 2), 0.5), rational=_RATIONAL_CONSTS, form="v - c"),
-    OpSpec("vmulc", 1, lambda e, v, c: v[0] * c, lambda s, c: s[0] * sym_const(c),
+    OpSpec("vmulc", 1, Call(operator.mul, ("v0", "c")), lambda s, c: s[0] * sym_const(c),
            lambda x, c: x[0] * c, lambda n, c: f"{n[0]} * {const_source(c)}",
            consts=(2, -3, Fraction(-1, 2), 0.5, 1.5), rational=_RATIONAL_CONSTS, form="v * c"),
-    OpSpec("divc", 1, lambda e, v, c: v[0] / c, lambda s, c: s[0] / sym_const(c),
+    OpSpec("divc", 1, Call(operator.truediv, ("v0", "c")), lambda s, c: s[0] / sym_const(c),
            lambda x, c: _div(x[0], c), lambda n, c: f"{n[0]} / {const_source(c)}",
            # exact only with a Fraction: engines that divide as v * c ** -1 (micrograd) turn an int c
            # into a float (2 ** -1 == 0.5), a float program rather than a wrong rule

@@ -58,12 +58,12 @@ EPS = 2.0**-52
 def _run(eng: Engine, graph: Graph, leaves: list[float] | None = None) -> tuple[float, list[Any]]:
     """The output's value (and the leaves' gradients unless ``leaves`` moves the point);
     what the engine raises is :class:`EngineRaised`, which says where."""
-    values = engine_call("forward", graph.build, eng, leaves)
-    out = engine_call("forward", lambda: float(eng.data(values[graph.out])))
+    values = graph.build(eng, leaves)
+    out = engine_call("forward", float, eng.data(values[graph.out]))
     if leaves is not None:
         return out, []
-    engine_call("backward()", eng.backward, values[graph.out])
-    grads = [engine_call("backward()", eng.grad, v) for v in values[: len(graph.leaves)]]
+    eng.backward(values[graph.out])
+    grads = [eng.grad(v) for v in values[: len(graph.leaves)]]
     return out, grads
 
 

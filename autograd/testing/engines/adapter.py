@@ -2,9 +2,12 @@
 
 Every piece of harness code reaches an engine's Values only through an
 :class:`Engine` (``eng.make(x)``, ``eng.data(v)``, ``eng.grad(v)``,
-``eng.set_grad(v, g)``, ``eng.backward(v)``), because engines name these
-differently: a ``Scalar`` with ``.value``, ``.gradient`` and ``backwards()`` is as
-welcome as our ``Value``.
+``eng.set_grad(v, g)``, ``eng.backward(v)``, ``eng.apply(op, values, c)``), because
+engines name these differently: a ``Scalar`` with ``.value``, ``.gradient`` and
+``backwards()`` is as welcome as our ``Value``.  Each resolves what to call in the
+engine first, then makes only that call inside the boundary
+(:func:`autograd.testing.boundary.engine_call`): what the engine raises comes out as
+``EngineRaised``, a fault of the harness propagates as itself.
 
 An engine whose API is not a scalar class with a backward method (a functional
 ``grad``, a tensor library seen through 0-d scalars, a gradient computed on read)
@@ -27,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Number, Real
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ParamSpec, Protocol, TypeVar, runtime_checkable
 
 from autograd.testing import boundary
 
@@ -49,6 +52,10 @@ __all__ = [
 WORKING_PRECISION: contextvars.ContextVar[str] = contextvars.ContextVar(
     "working_precision", default="float64"
 )
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 class EngineNotFound(TypeError):
@@ -116,10 +123,12 @@ def in_kind(current: Any, g: Any, keep: type | tuple[type, ...] = ()) -> Any:
     return new if ok and (as_number(new) == g or g != g) else g  # (g != g: a NaN, held as one)
 
 
-def write_grad(v: Any, name: str, g: Any, keep: type | tuple[type, ...] = ()) -> None:
+def write_grad(
+    v: Any, name: str, g: Any, keep: type | tuple[type, ...] = (), *, stage: str = "setting a gradient"
+) -> None:
     """``v.name = g``, ``g`` in the kind of the gradient ``v`` holds now (:func:`in_kind`)."""
     ok, current = engine_call(getattr, v, name)  # a property may raise before a pass: write g as it is
-    setattr(v, name, in_kind(current, g, keep) if ok else g)
+    boundary.engine_call(stage, setattr, v, name, in_kind(current, g, keep) if ok else g)
 
 
 @runtime_checkable
@@ -180,28 +189,69 @@ class Engine:
             object.__setattr__(self, "class_name", self.Value.__name__)
 
     # ------------------------------------------------------------------ accessors (the protocol)
-    def make(self, x: Any) -> Any:
+    # Each resolves what to call in the engine here, then calls only that inside the boundary
+    # (:func:`autograd.testing.boundary.engine_call`): what the engine raises comes out as
+    # ``EngineRaised`` (with ``stage``), a fault of these lines of ours propagates as it is.
+    def make(self, x: Any, *, stage: str = "forward") -> Any:
         """A leaf Value holding ``x``."""
-        return self.Value(x)
+        return boundary.engine_call(stage, self.Value, x)
 
-    def data(self, v: Any) -> Any:
+    def data(self, v: Any, *, stage: str = "forward") -> Any:
         """The number ``v`` holds (read from a 0-d array when the engine keeps one: :func:`as_number`)."""
-        x = getattr(v, self.data_attr)
-        return x if type(x) in _PLAIN else as_number(x, keep=self.Value)  # (a plain number: no call)
+        x = boundary.engine_call(stage, getattr, v, self.data_attr)
+        return x if type(x) in _PLAIN else boundary.engine_call(stage, as_number, x, self.Value)
 
-    def grad(self, v: Any) -> Any:
+    def grad(self, v: Any, *, stage: str = "backward()") -> Any:
         """``v``'s gradient: a number (as :meth:`data`), or a Value of the engine under create_graph."""
-        g = getattr(v, self.grad_attr)
-        return g if type(g) in _PLAIN else as_number(g, keep=self.Value)
+        g = boundary.engine_call(stage, getattr, v, self.grad_attr)
+        return g if type(g) in _PLAIN else boundary.engine_call(stage, as_number, g, self.Value)
 
-    def set_grad(self, v: Any, g: Any) -> None:
+    def set_grad(self, v: Any, g: Any, *, stage: str = "setting a gradient") -> None:
         """Write ``g`` as ``v``'s gradient, in the engine's own kind (:func:`in_kind`)."""
-        write_grad(v, self.grad_attr, g, keep=self.Value)
+        write_grad(v, self.grad_attr, g, keep=self.Value, stage=stage)
 
-    def backward(self, v: Any, leaves: Sequence[Any] = (), *, create_graph: bool = False) -> Any:
+    def backward(
+        self, v: Any, leaves: Sequence[Any] = (), *, create_graph: bool = False, stage: str = "backward()"
+    ) -> Any:
         """Run the engine's backward pass from ``v`` (it finds the leaves itself)."""
-        method = getattr(v, self.backward_method)
-        return method(create_graph=True) if create_graph else method()
+        kwargs = {"create_graph": True} if create_graph else {}
+        return boundary.engine_call(stage, operator.methodcaller(self.backward_method, **kwargs), v)
+
+    def apply(self, spec: Any, values: Sequence[Any], const: Any = None, *, stage: str = "forward") -> Any:
+        """The op ``spec`` (an :class:`~autograd.testing.ops.OpSpec`) applied to the engine's
+        ``values`` (with its constant ``const``): what to call and with which operands is chosen
+        here, from the row's :class:`~autograd.testing.ops.Call`; only the call is the engine's."""
+        fn, args = self._resolve(spec, values, const)
+        return boundary.engine_call(stage, fn, *args)
+
+    def _resolve(
+        self, spec: Any, values: Sequence[Any], const: Any
+    ) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        call = spec.call
+        if call.target is None:
+            raise TypeError(
+                f"{spec.name} has no call of its own (a catalogue row): apply the engine's method"
+            )
+        if call.fused:
+            fn = getattr(self, call.target)
+            if fn is None:
+                raise TypeError(
+                    f"{spec.name}: the engine {self.name} has no {call.target} (ask supports() first)"
+                )
+            if call.target == "dot":
+                k = len(values) // 2
+                return fn, (list(values[:k]), list(values[k : 2 * k]), values[-1])
+            return fn, (list(values),)
+        if len(values) != spec.arity:
+            raise TypeError(f"{spec.name} takes {spec.arity} operands, given {len(values)}")
+        named = {f"v{i}": v for i, v in enumerate(values)}
+        if "c" in call.operands and const is None:
+            raise TypeError(f"{spec.name} needs a constant, given None")
+        named["c"] = const
+        operands = (*(named[o] for o in call.operands), *call.numbers)
+        if isinstance(call.target, str):  # a method of the first operand
+            return operator.methodcaller(call.target, *operands[1:]), operands[:1]
+        return call.target, operands
 
     def import_line(self, fused: Iterable[str] = ()) -> str:
         """The import a reproducer starts with, e.g. ``from micrograd.engine import Value``."""
@@ -218,34 +268,44 @@ class Engine:
             self._supported[op_name] = OPS[op_name].supported_by(self)
         return self._supported[op_name]
 
+    # (each probe calls the engine only through the accessors above and ``boundary.engine_call``:
+    # what the engine raises means "no"; a fault of ours propagates)
     @functools.cached_property
     def higher_order(self) -> bool:
         """Whether ``backward(create_graph=True)`` leaves differentiable gradients (Values)."""
-        ok, x = engine_call(self.make, 1.5)
-        ok = ok and engine_call(lambda: self.backward(x * x, create_graph=True))[0]
-        ok, g = engine_call(self.grad, x) if ok else (False, None)
-        return ok and isinstance(g, self.Value)  # an engine without the keyword: no higher order
+        at = "probing backward(create_graph=True)"
+        try:
+            x = self.make(1.5, stage=at)
+            self.backward(boundary.engine_call(at, operator.mul, x, x), create_graph=True, stage=at)
+            g = self.grad(x, stage=at)
+        except boundary.EngineRaised:  # an engine without the keyword: no higher order
+            return False
+        return isinstance(g, self.Value)
 
     @functools.cached_property
     def precision(self) -> str:
         """``"float32"`` when every number the engine shows is a float32 (its data of 0.1 is
         0.10000000149011612, and so are its sums and products rounded), else ``"float64"``."""
-
-        def shown() -> list[Any]:
-            a, b = self.make(0.1), self.make(1 / 3)
-            return [self.data(v) for v in (a, b, a + b, a * b)]
-
-        ok, numbers = engine_call(shown)
-        if not ok or not all(isinstance(n, Number) and not isinstance(n, bool | complex) for n in numbers):
+        at = "probing the precision"
+        try:
+            a, b = self.make(0.1, stage=at), self.make(1 / 3, stage=at)
+            values = [a, b, *(boundary.engine_call(at, op, a, b) for op in (operator.add, operator.mul))]
+            numbers = [self.data(v, stage=at) for v in values]
+        except boundary.EngineRaised:
             return "float64"  # the forward check says what is wrong with it
+        if not all(isinstance(n, Number) and not isinstance(n, bool | complex) for n in numbers):
+            return "float64"
         return "float32" if all(_is_float32(float(n)) for n in numbers) else "float64"
 
     @functools.cached_property
     def settable_grad(self) -> bool:
         """Whether the harness can write a leaf's gradient (``set_grad(v, 0)``, as zero_grad does):
         not when the gradient is a read-only property or a method, or an adapter has no ``set_grad``."""
-        ok, x = engine_call(self.make, 1.5)
-        return ok and engine_call(self.set_grad, x, 0)[0]
+        try:
+            self.set_grad(self.make(1.5, stage="probing set_grad"), 0, stage="probing set_grad")
+        except boundary.EngineRaised:
+            return False
+        return True
 
     @functools.cached_property
     def number_types(self) -> dict[str, str]:
@@ -257,25 +317,26 @@ class Engine:
         return {"int": self._number_type(3, 2), "fraction": self._number_type(Fraction(1, 3), Fraction(2, 5))}
 
     def _number_type(self, a: Any, b: Any) -> str:
-        ok, x = engine_call(self.make, a)
-        ok, y = engine_call(self.make, b) if ok else (False, None)
-        if not ok:
+        at = "probing number types"
+        try:
+            x, y = self.make(a, stage=at), self.make(b, stage=at)
+        except boundary.EngineRaised:
             return "refused"
         outs = []
         for op in (operator.add, operator.mul, operator.sub, operator.truediv):
-            ok, out = engine_call(op, x, y)
-            if ok:
-                outs.append(out)
-            elif not outs:  # an op the engine lacks, or refuses for this type
-                return "refused"
-
-        def differentiate() -> list[Any]:
-            total = functools.reduce(operator.add, outs)
-            self.backward(total)
-            return [self.data(o) for o in [*outs, total]] + [self.grad(x), self.grad(y)]
-
-        ok, numbers = engine_call(differentiate)
-        if not ok:
+            try:
+                outs.append(boundary.engine_call(at, op, x, y))
+            except boundary.EngineRaised:
+                if not outs:  # an op the engine lacks, or refuses for this type
+                    return "refused"
+        try:
+            total = outs[0]
+            for out in outs[1:]:
+                total = boundary.engine_call(at, operator.add, total, out)
+            self.backward(total, stage=at)
+            numbers = [self.data(o, stage=at) for o in [*outs, total]]
+            numbers += [self.grad(x, stage=at), self.grad(y, stage=at)]
+        except boundary.EngineRaised:
             return "refused"
         # (int / int is a Fraction in an exact engine, never a rounded float)
         return "exact" if all(type(n) in (int, Fraction) for n in numbers) else "float"
@@ -339,7 +400,8 @@ def scalar_class(adapter: Any) -> type:
         @property
         def grad(self) -> Any:
             if self.parents is not None and read is not None:  # an interior node, computed on read
-                out = self.output() if self.output is not None else None
+                with boundary.harness_code():
+                    out = self.output() if self.output is not None else None
                 g = 0 if out is None else read(self.inner, out.inner)
             else:
                 g = adapter.grad(self.inner)
@@ -362,6 +424,7 @@ def scalar_class(adapter: Any) -> type:
                 return adapter.backward(self.inner, leaves, create_graph=True)
             return adapter.backward(self.inner, leaves)
 
+        @_harness
         def _leaves(self, *, mark: bool = False) -> tuple[Any, ...]:
             """The leaves this Value depends on, each once (iteratively: graphs may be deep);
             with ``mark``, every interior node remembers this Value as its latest output."""
@@ -384,6 +447,23 @@ def scalar_class(adapter: Any) -> type:
             """This Value computed again from fresh leaves of the same numbers, nothing else built
             from them: (its new inner Value, the fresh leaves, the original leaves), or None when
             some Value on the way has no recipe (a gradient made a Value)."""
+            order = self._order()
+            if order is None:
+                return None
+            fresh: dict[int, Any] = {}
+            leaves: list[Any] = []
+            for node in order:
+                fn, args = node.recipe
+                if fn is None:
+                    fresh[id(node)] = adapter.make(args[0])
+                    leaves.append(node)
+                else:
+                    fresh[id(node)] = fn(*[fresh[id(a)] if isinstance(a, Value) else a for a in args])
+            return fresh[id(self)], [fresh[id(leaf)] for leaf in leaves], [leaf.inner for leaf in leaves]
+
+        @_harness
+        def _order(self) -> list[Any] | None:
+            """Every Value this one was computed from, inputs first (None: some has no recipe)."""
             order: list[Any] = []
             seen, stack = set(), [(self, False)]
             while stack:  # iteratively: graphs may be deep
@@ -396,16 +476,7 @@ def scalar_class(adapter: Any) -> type:
                     seen.add(id(node))
                     stack.append((node, True))
                     stack.extend((p, False) for p in node.parents or ())
-            fresh: dict[int, Any] = {}
-            leaves: list[Any] = []
-            for node in order:
-                fn, args = node.recipe
-                if fn is None:
-                    fresh[id(node)] = adapter.make(args[0])
-                    leaves.append(node)
-                else:
-                    fresh[id(node)] = fn(*[fresh[id(a)] if isinstance(a, Value) else a for a in args])
-            return fresh[id(self)], [fresh[id(leaf)] for leaf in leaves], [leaf.inner for leaf in leaves]
+            return order
 
         def __getattr__(self, name: str) -> Any:
             missing = AttributeError(f"the adapted Value of {_name(adapter)} has no attribute {name!r}")
@@ -422,6 +493,7 @@ def scalar_class(adapter: Any) -> type:
                 fn = functools.partial(_call_method, name)
             return functools.partial(_apply, fn, (self,), self)
 
+    @_harness
     def _wrap(inner: Any, parents: tuple[Any, ...]) -> Value:
         v = Value.__new__(Value)
         v.inner, v.parents, v.output, v.recipe = inner, parents, None, None
@@ -436,6 +508,12 @@ def scalar_class(adapter: Any) -> type:
             return result
         if record is not None:
             record(result)
+        return _result(fn, result, operands, args)
+
+    @_harness
+    def _result(
+        fn: Callable[..., Any], result: Any, operands: tuple[Any, ...], args: tuple[Any, ...]
+    ) -> Value:
         parents = dict.fromkeys(v for v in (*operands, *args) if isinstance(v, Value))
         out = _wrap(result, tuple(parents))
         # how to compute it again: an operand's engine Value stands for its wrapper
@@ -477,6 +555,18 @@ def scalar_class(adapter: Any) -> type:
     Value.__module__ = __name__
     _CLASSES[id(adapter)] = (adapter, Value)
     return Value
+
+
+def _harness(f: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``f``, harness code of the scalar class that runs while the engine is called: what it
+    raises is ours (:func:`autograd.testing.boundary.harness_code`), never the engine's."""
+
+    @functools.wraps(f)
+    def ours(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with boundary.harness_code():
+            return f(*args, **kwargs)
+
+    return ours
 
 
 def _is_float32(x: float) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autograd.testing.boundary import EngineRaised, engine_call
+from autograd.testing.boundary import EngineRaised
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.ops import OPS
@@ -26,16 +26,18 @@ def _change(first: Any, second: Any) -> str:
 def _backward_numbers(eng: Engine) -> tuple[list[Any], list[Any], Any]:
     """The engine's side (nothing else): gradients of a, b, h, y after one and two backward()
     on y = (a*b)*a, and the output's gradient after backward() from 5.0."""
-    a, b = eng.make(3.0), eng.make(2.0)
-    h = a * b
-    y = h * a
+    at = "backward()"  # the stage any failure here is reported under
+    mul = OPS["mul"]
+    a, b = eng.make(3.0, stage=at), eng.make(2.0, stage=at)
+    h = eng.apply(mul, [a, b], stage=at)
+    y = eng.apply(mul, [h, a], stage=at)
     eng.backward(y)
     first = [eng.grad(v) for v in (a, b, h, y)]
     eng.backward(y)
     second = [eng.grad(v) for v in (a, b, h, y)]
-    a, b = eng.make(3.0), eng.make(2.0)
-    y = (a * b) * a
-    eng.set_grad(y, 5.0)
+    a, b = eng.make(3.0, stage=at), eng.make(2.0, stage=at)
+    y = eng.apply(mul, [eng.apply(mul, [a, b], stage=at), a], stage=at)
+    eng.set_grad(y, 5.0, stage=at)
     eng.backward(y)
     return first, second, eng.grad(y)
 
@@ -82,7 +84,7 @@ def probe_conventions(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     eng = resolve_engine(engine)
     findings, notes = [], []
     try:
-        numbers = engine_call("backward()", _backward_numbers, eng)
+        numbers = _backward_numbers(eng)
     except EngineRaised as raised:
         notes.append(f"backward conventions not determined: {raised.line()}")
     else:
@@ -92,7 +94,7 @@ def probe_conventions(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
         )
     if eng.supports("relu"):
         try:
-            slope = engine_call("relu(0)", _relu_slope_at_zero, eng)
+            slope = _relu_slope_at_zero(eng)
         except EngineRaised as raised:
             notes.append(f"relu'(0) not determined: {raised.line()}")
         else:
@@ -111,6 +113,6 @@ def probe_conventions(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
 
 
 def _relu_slope_at_zero(eng: Engine) -> Any:
-    x = eng.make(0.0)
-    eng.backward(OPS["relu"].apply(eng, [x], None))
-    return eng.grad(x)
+    x = eng.make(0.0, stage="relu(0)")
+    eng.backward(eng.apply(OPS["relu"], [x], stage="relu(0)"), stage="relu(0)")
+    return eng.grad(x, stage="relu(0)")

@@ -61,9 +61,11 @@ def _result(printed: str) -> list[Any]:
 
 
 def _run_in_process(eng: Engine, body: str) -> list[Any]:
+    """The gradients ``body`` prints, run here: the program is the engine's part (as it is in the
+    fresh interpreters), reading what it printed is ours."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(body, {eng.class_name: eng.Value})
+        engine_call("backward()", exec, body, {eng.class_name: eng.Value})
     return _result(out.getvalue())
 
 
@@ -91,7 +93,7 @@ def probe_determinism(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     runs: dict[str, list[Any]] = {}
     notes = []
     try:
-        runs["this process"] = engine_call("backward()", _run_in_process, eng, body)
+        runs["this process"] = _run_in_process(eng, body)
     except EngineRaised as raised:
         notes.append(f"in this process the graph could not be differentiated ({raised.line()})")
     children = {s: _run_fresh(source, s) for s in HASH_SEEDS}

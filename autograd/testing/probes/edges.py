@@ -48,7 +48,7 @@ from typing import Any
 
 import sympy  # type: ignore[import-untyped]
 
-from autograd.testing.boundary import error_line
+from autograd.testing.boundary import EngineRaised, error_line
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import OracleInconclusive
@@ -95,8 +95,6 @@ VARIADIC_ARITY = {"vsum": 2, "dot": 3}
 #: them errs by a few eps absolutely, however small the derivative itself is.
 BOUNDED_PARTIALS = frozenset({"tanh", "sigmoid"})
 
-# what an engine may raise on a point: anything (a crash is a finding, never our failure)
-_ENGINE_ERRORS = (Exception,)
 # what plain Python math raises outside a domain
 _MATH_ERRORS = (ArithmeticError, ValueError, TypeError)
 
@@ -385,17 +383,16 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
     want = f"value {want_value!r}" + ("" if want_grads is None else f", gradient {want_grads!r}")
     repro = _edge_reproducer(eng, point, want)
     label = spec.name  # the op's key; reports show its form (ops.display)
-    stage = "forward"
     try:
         leaves = [eng.make(x) for x in point.args]
-        out = spec.apply(eng, leaves, point.const)
+        out = eng.apply(spec, leaves, point.const)
         got_value = eng.data(out)
         got_grads: list[Any] = []
         if point.check_gradient:
-            stage = "backward()"
             eng.backward(out)
             got_grads = [eng.grad(v) for v in leaves]
-    except _ENGINE_ERRORS as exc:
+    except EngineRaised as raised:
+        stage, exc = raised.stage, raised.exc
         summary = f"{point.label()}: {stage} raises {error_line(exc)}"
         if None in partials:
             # the exact gradient is not a finite float (the value is: edge_points keeps no other
@@ -526,9 +523,9 @@ def _treatment(eng: Engine, point: EdgePoint) -> tuple[str, Any]:
     """("raises", error) / ("nonfinite", value) / ("complex", value) / ("finite", value)."""
     spec = OPS[point.op]
     try:
-        y = eng.data(spec.apply(eng, [eng.make(x) for x in point.args], point.const))
-    except _ENGINE_ERRORS as exc:
-        return "raises", error_line(exc)
+        y = eng.data(eng.apply(spec, [eng.make(x) for x in point.args], point.const))
+    except EngineRaised as raised:
+        return "raises", error_line(raised.exc)
     if isinstance(y, complex):
         return ("finite" if y.imag == 0 else "complex"), y
     try:

@@ -73,21 +73,23 @@ def _build(eng: Engine, recipe: list[tuple[str, Any]]) -> list[Any]:
     values: list[Any] = []
     blocks = []
     for _ in range(BLOCKS):
-        a, b = engine_call("make", lambda: (eng.make(POINT), eng.make(POINT)))
+        a, b = eng.make(POINT, stage="make"), eng.make(POINT, stage="make")
         specs = [(OPS[name], const) for name, const in recipe]
-        outs = [engine_call(spec.name, spec.apply, eng, [a, b][: spec.arity], const) for spec, const in specs]
+        outs = [eng.apply(spec, [a, b][: spec.arity], const, stage=spec.name) for spec, const in specs]
         values += [a, b, *outs]
         y = outs[0] if outs else a
         for v in outs[1:]:
             y = engine_call("y + v", operator.add, y, v)
             values.append(y)
-        blocks.append(engine_call("y * a + y * b", lambda: y * a + y * b))  # noqa: B023
+        ya = engine_call("y * a + y * b", operator.mul, y, a)
+        yb = engine_call("y * a + y * b", operator.mul, y, b)
+        blocks.append(engine_call("y * a + y * b", operator.add, ya, yb))
     values += blocks
     y = blocks[0]
     for block in blocks[1:]:
         y = engine_call("y + block", operator.add, y, block)
         values.append(y)
-    engine_call("backward()", eng.backward, y)
+    eng.backward(y)
     return values
 
 

@@ -40,6 +40,7 @@ import sympy  # type: ignore[import-untyped]
 from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
+from autograd.testing.ops import OPS
 from autograd.testing.reference import certify
 from autograd.testing.reproducers import program, show
 from autograd.testing.verdicts import Vote, second_vote
@@ -203,7 +204,7 @@ class _Run:
         return v
 
     def _value(self, x: Any) -> Any:
-        return x if isinstance(x, self.eng.Value) else self._keep(engine_call("make", self.eng.make, x))
+        return x if isinstance(x, self.eng.Value) else self._keep(self.eng.make(x, stage="make"))
 
     def _apply(self, tree: Tree, below: Any) -> Any:
         if tree[0] == "var":
@@ -223,12 +224,12 @@ class _Run:
         below = self.derivative(k + 1) if k + 1 < self.nest.depth else None
         e = self._apply(self.nest.levels[k], below)
         for v in self.built:
-            engine_call("setting a gradient", eng.set_grad, v, 0)
-        engine_call("backward(create_graph=True)", lambda: eng.backward(e, create_graph=True))
+            eng.set_grad(v, 0)
+        eng.backward(e, create_graph=True, stage="backward(create_graph=True)")
         # leaves v_k, v_(k+1), ... all stand for v_k: the derivative is the sum of their gradients
         total: Any = None
         for leaf in self.leaves[k:]:
-            g = engine_call("reading a gradient", eng.grad, leaf)
+            g = eng.grad(leaf, stage="reading a gradient")
             g = 0 if g is None else g
             if total is None:
                 total = g
@@ -242,18 +243,19 @@ class _Run:
 def engine_answer(eng: Engine, nest: Nest) -> Any:
     """The engine's d/dv0 E0 (a number); what the engine raises is :class:`EngineRaised`."""
     total = _Run(eng, nest).derivative(0)
-    return engine_call("reading", eng.data, total) if isinstance(total, eng.Value) else total
+    return eng.data(total, stage="reading") if isinstance(total, eng.Value) else total
 
 
 def _interior_accumulates(eng: Engine) -> bool:
     """Whether interior gradients grow across two backward() passes (the engine's code only)."""
-    a, b = eng.make(3.0), eng.make(2.0)
-    h = a * b
-    y = h * a
-    eng.backward(y)
-    first = eng.grad(h)
-    eng.backward(y)
-    return bool(eng.grad(h) != first)
+    at = "two backward() passes"  # the stage any failure here is reported under
+    a, b = eng.make(3.0, stage=at), eng.make(2.0, stage=at)
+    h = eng.apply(OPS["mul"], [a, b], stage=at)
+    y = eng.apply(OPS["mul"], [h, a], stage=at)
+    eng.backward(y, stage=at)
+    first = eng.grad(h, stage=at)
+    eng.backward(y, stage=at)
+    return bool(eng.grad(h, stage=at) != first)
 
 
 def _reproducer(eng: Engine, nest: Nest, want: Fraction) -> str:
@@ -305,7 +307,7 @@ def probe_nested(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutc
             "nested", [], judged=0, unit="nests", reason="backward(create_graph=True) is not supported"
         )
     try:
-        shallow = engine_call("two backward() passes", _interior_accumulates, eng)
+        shallow = _interior_accumulates(eng)
     except EngineRaised as raised:  # the engine cannot run two passes: nothing nested can run either
         return outcome(
             "nested", [], judged=0, unit="nests", reason=f"two backward() passes fail: {raised.line()}"

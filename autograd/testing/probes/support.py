@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from autograd.testing.boundary import EngineRaised, engine_call
+from autograd.testing.boundary import EngineRaised
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.ops import OPS
@@ -18,7 +18,7 @@ from autograd.testing.reproducers import program
 def _op_error(eng: Engine, op: str, const: Any) -> str:
     spec = OPS[op]
     try:
-        engine_call(op, lambda: spec.apply(eng, [eng.make(1.5) for _ in range(spec.arity)], const))
+        eng.apply(spec, [eng.make(1.5) for _ in range(spec.arity)], const, stage=op)
     except EngineRaised as raised:
         return raised.line()
     return "no error"
@@ -32,14 +32,14 @@ def _number_type_facts(eng: Engine) -> list[str]:
         how = eng.number_types[kind]
         if how == "refused":
             try:
-                engine_call("make", eng.make, example)
+                eng.make(example, stage="make")
             except EngineRaised as raised:
                 facts.append(f"{label} data: refused ({raised.line()})")
             else:
                 facts.append(f"{label} data: refused by + - * / or backward()")
         elif how == "float":
             try:
-                made = engine_call("make", lambda: eng.data(eng.make(example)))  # noqa: B023
+                made = eng.data(eng.make(example, stage="make"), stage="make")
             except EngineRaised:  # accepted when the adapter probed it; refused now
                 made = None
             if isinstance(made, float):
