@@ -8,6 +8,7 @@ ReferenceUnresolved, and the edge probe then reports the point inconclusive, nev
 """
 
 import math
+import operator
 from fractions import Fraction
 
 import pytest
@@ -18,7 +19,7 @@ from autograd.testing import UNDEFINED, ReferenceUnresolved, certify
 from autograd.testing.audit import run_check
 from autograd.testing.catalogue import known
 from autograd.testing.findings import DEFECT_KINDS
-from autograd.testing.ops import OPS, OpSpec, registered
+from autograd.testing.ops import OPS, Call, OpSpec, registered
 
 X, Y, Z = sympy.symbols("x y z", real=True)
 
@@ -208,7 +209,8 @@ def test_a_value_no_precision_settles_raises_reference_unresolved():
 def test_the_edge_probe_reports_an_uncertifiable_point_inconclusive_never_a_verdict():
     # x + HIDDEN_ZERO is x: at no point can its value be certified
     spec = OpSpec(
-        "test_hidden_zero", 1, lambda e, v, c: v[0] * 1.0, lambda s, c: s[0] + HIDDEN_ZERO.subs(X, s[0]),
+        "test_hidden_zero", 1, Call(operator.mul, ("v0",), numbers=(1.0,)),
+        lambda s, c: s[0] + HIDDEN_ZERO.subs(X, s[0]),
         lambda x, c: x[0], lambda n, c: f"{n[0]} * 1.0", form="v * 1.0",
     )  # fmt: skip
     with registered(spec):

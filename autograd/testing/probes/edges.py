@@ -394,11 +394,13 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
     except EngineRaised as raised:
         stage, exc = raised.stage, raised.exc
         summary = f"{point.label()}: {stage} raises {error_line(exc)}"
-        if None in partials:
+        if None in partials or any(abs(r) > FLOAT_MAX for r in (value, *partials)):
             # the exact gradient is not a finite float (the value is: edge_points keeps no other
-            # point), and an engine may form it in the forward pass: a range limit.  Where the
-            # value and every partial are finite, only an intermediate of the engine's formulas
-            # left the floats (tanh(1e300) by exp(2x), 0 / x at 1e-300 by x * x): a crash.
+            # point), and an engine may form it in the forward pass: a range limit; so is a result
+            # beyond the largest float that only rounds to it (dot's x * y there overflows before
+            # z is added).  Where the value and every partial are finite, only an intermediate of
+            # the engine's formulas left the floats (tanh(1e300) by exp(2x), 0 / x at 1e-300 by
+            # x * x): a crash.
             return [Finding("convention", check, f"range limit: {summary}", label)]
         if stage == "forward" and _added_zero(spec, point) and not isinstance(exc, ArithmeticError):
             # the constant 0 is not one the op was found to take: an engine may refuse it, clearly
