@@ -314,7 +314,7 @@ def _gradient_findings(eng: Engine, check: str, graph: Graph, op: str | None) ->
     return [
         Finding(
             kind, check, f"{wrong} of {_where(graph)}: {verdict}", op, graph.snippet(eng, expected), expected,
-            actual,
+            actual, point=graph.leaves,
         )
     ]  # fmt: skip
 
@@ -349,7 +349,7 @@ def _forward_finding(eng: Engine, graph: Graph, got: Any, op: str | None) -> lis
             "wrong_value", "forward",
             f"{_where(graph)}: engine {got!r}, expected {expected} (tolerance {tol:.3g}; "
             f"a float evaluation gives {plain!r})",
-            op, _value_snippet(eng, graph, expected), expected, repr(got),
+            op, _value_snippet(eng, graph, expected), expected, repr(got), point=graph.leaves,
         )
     ]  # fmt: skip
 
@@ -410,7 +410,7 @@ def _exact_trial(eng: Engine, op: str | None) -> Callable[[Graph], list[Finding]
             findings.append(
                 Finding(
                     "wrong_value", "exact", f"{_where(graph)}: engine {got!r}, exactly {expected}",
-                    op, _value_snippet(eng, graph, expected), expected, repr(got),
+                    op, _value_snippet(eng, graph, expected), expected, repr(got), point=graph.leaves,
                 )
             )  # fmt: skip
         if not _exact_numbers([got, *grads]):
@@ -433,7 +433,7 @@ def _exact_trial(eng: Engine, op: str | None) -> Callable[[Graph], list[Finding]
             wrong_gradient = Finding(
                 "wrong_gradient", "exact",
                 f"{wrong} of {_where(graph)}: engine {actual}, exactly {expected}",
-                op, graph.snippet(eng, expected), expected, actual,
+                op, graph.snippet(eng, expected), expected, actual, point=graph.leaves,
             )  # fmt: skip
             findings.append(_blame(wrong_gradient, graph, lambda o, single: _exact_trial(eng, o)(single)))
         except OracleInconclusive as exc:

@@ -394,7 +394,7 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
         findings.append(
             Finding(
                 "wrong_value", check, f"{point.label()}: value {show(got_value)}, expected {want_value!r}",
-                label, repro, repr(want_value), show(got_value),
+                label, repro, repr(want_value), show(got_value), point=point.args,
             )
         )  # fmt: skip
     for j, (got, grad) in enumerate(zip(got_grads, partials, strict=False)):
@@ -443,7 +443,7 @@ def _judge_gradient(
     judged = f"sympy/mpmath {want!r} (differs), finite differences {numeric}"
     kind = "wrong_gradient" if numeric_ok is False else "inconclusive"
     summary = f"{point.label()}: d/d{name} {show(got)}; {judged}"
-    return [Finding(kind, check, summary, spec.name, repro, repr(want), show(got))]
+    return [Finding(kind, check, summary, spec.name, repro, repr(want), show(got), point=point.args)]
 
 
 # ---------------------------------------------------------------------- which ops

@@ -1,0 +1,145 @@
+"""Severity of a wrong value or gradient (wrong, or inaccurate at the extremes): through the
+verdict function, the outcome rule, the report and the edge probe run on a fixture engine."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from autograd.testing import verdicts
+from autograd.testing.audit import run_check
+from autograd.testing.findings import Finding, outcome
+from autograd.testing.report import AuditReport
+from tests.engines import severities
+
+#: the float just above 1e-300: 1e-300 with its last digit off by one
+NEXT_AFTER_1E_300 = math.nextafter(1e-300, 1.0)
+
+
+def test_a_sign_error_at_an_ordinary_point_is_wrong_with_its_relative_error():
+    # d tanh(x)/dx at x = 1 is 0.41997434161402614; the engine gives its negative
+    found = verdicts.severity([0.41997434161402614, 1.0], [-0.41997434161402614, 1.0], point=(1.0, 2.5))
+    assert (found.label, found.point, found.relative_error) == ("wrong", "ordinary", 2.0)
+    assert found.describe() == "wrong: relative error 2 at an ordinary point"
+
+
+def test_a_missing_share_at_an_ordinary_point_is_wrong():
+    # d(x * x)/dx at 3 is 6; a rule that adds one share of the two gives 3
+    found = verdicts.severity(6.0, 3.0, point=(3.0,))
+    assert (found.label, found.point, found.relative_error) == ("wrong", "ordinary", 0.5)
+
+
+def test_a_last_digit_error_at_1e_300_is_inaccurate_at_the_extremes_in_ulps():
+    found = verdicts.severity(1e-300, NEXT_AFTER_1E_300, point=(1e-300,))
+    assert (found.label, found.point, found.ulps) == ("inaccurate at the extremes", "extreme", 1.0)
+    # 1e-300 is 1.336 * 2**-997: its last place is 2**-1049
+    assert found.relative_error == pytest.approx(2.0**-1049 / 1e-300, rel=1e-12)
+    assert (
+        found.describe() == "inaccurate at the extremes: 1 ulp (relative error 1.7e-16) at an extreme point"
+    )
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "point"),
+    [(1.0, 1.0 + 2**-40, (5e-324,)),  # a subnormal operand
+     (1e-200, 1e-200 * (1 + 1e-9), (1.0,)),  # a tiny exact result
+     (1e200, 1e200 * (1 + 1e-9), (1e-100,)),  # near the pole of 1/x**2: a huge exact result
+     (3.0, 3.0 * (1 + 1e-4), (1e300, 3.0))],  # a huge operand (d(x*y)/dx at x = 1e300, y = 3)
+)  # fmt: skip
+def test_a_small_error_where_an_operand_or_the_exact_result_is_extreme_is_inaccurate(expected, actual, point):
+    found = verdicts.severity(expected, actual, point)
+    assert (found.label, found.point) == ("inaccurate at the extremes", "extreme")
+
+
+def test_a_large_error_at_an_extreme_point_is_still_wrong():
+    assert verdicts.severity(1e-300, -1e-300, point=(1e-300,)).label == "wrong"  # a sign
+    assert verdicts.severity(1e-300, 1.01e-300, point=(1e-300,)).label == "wrong"  # one part in 100
+
+
+def test_a_wrong_value_where_zero_is_exact_has_an_infinite_relative_error():
+    found = verdicts.severity(0.0, 1e-17, point=(1.0,))
+    assert (found.label, found.relative_error) == ("wrong", math.inf)
+
+
+def test_numbers_that_cannot_be_paired_have_no_severity():
+    assert verdicts.severity([1.0, 2.0], [1.0], point=()) is None
+    assert verdicts.severity(1.0, "abc", point=()) is None
+
+
+def finding(kind: str, expected: str, actual: str, point: tuple[float, ...], op: str) -> Finding:
+    return Finding(
+        kind, "edge_points", f"{op} somewhere", op, "print('repro')", expected, actual, point=point
+    )
+
+
+def test_the_outcome_gives_each_wrong_value_and_gradient_its_severity_from_its_numbers():
+    sign = finding("wrong_gradient", "[1.0, 2.0]", "[1.0, -2.0]", (2.0, 1.0), "mul")
+    digit = finding("wrong_value", "1e-300", repr(NEXT_AFTER_1E_300), (1e-300,), "tanh")
+    fact = Finding("convention", "edge_points", "relu'(0) is taken as 0", "relu")
+    result = outcome("edge_points", [sign, digit, fact], judged=3, unit="points")
+    graded = {f.op: f.severity for f in result.findings}
+    assert (graded["mul"].label, graded["mul"].relative_error) == ("wrong", 2.0)
+    assert (graded["tanh"].label, graded["tanh"].ulps) == ("inaccurate at the extremes", 1.0)
+    assert graded["relu"] is None
+    assert result.status == "failed"  # an inaccuracy is a defect all the same
+
+
+def two_severities() -> AuditReport:
+    found = [
+        finding("wrong_gradient", "1e-300", repr(NEXT_AFTER_1E_300), (1e-300,), "tanh"),
+        finding("wrong_gradient", "[0.41997434161402614]", "[-0.41997434161402614]", (1.0,), "exp"),
+    ]
+    caps = {
+        "ops": ["exp", "tanh"],
+        "missing_ops": [],
+        "int": "exact",
+        "fraction": "refused",
+        "higher_order": False,
+    }
+    checks = {"edge_points": outcome("edge_points", found, judged=2, unit="points")}
+    return AuditReport("some.engine", "Value", caps, checks)
+
+
+def test_the_report_text_says_wrong_first_then_inaccurate_at_the_extremes():
+    text = two_severities().render(timing=False)
+    wrong = "  [edge_points] v.exp(): wrong: relative error 2 at an ordinary point: exp somewhere"
+    mild = (
+        "  [edge_points] v.tanh(): inaccurate at the extremes: 1 ulp (relative error 1.7e-16) "
+        "at an extreme point: tanh somewhere"
+    )
+    assert wrong in text and mild in text
+    assert text.index(wrong) < text.index(mild)  # what to fix first comes first
+    assert text.endswith(
+        "verdict: 2 defects in some.engine (wrong_gradient 2; 1 of them inaccurate at the extremes only)"
+    )
+
+
+def test_the_json_carries_each_severity():
+    report = json.loads(two_severities().to_json())
+    assert report["schema_version"] == 2
+    severities_ = {f["op"]: f["severity"] for f in report["findings"]}
+    assert severities_["exp"] == {
+        "label": "wrong",
+        "point": "ordinary",
+        "relative_error": 2.0,
+        "ulps": pytest.approx(2 * 0.41997434161402614 / 2**-54, rel=1e-12),  # its last place: 2**-54
+    }
+    assert severities_["tanh"]["label"] == "inaccurate at the extremes"
+    assert (severities_["tanh"]["point"], severities_["tanh"]["ulps"]) == ("extreme", 1.0)
+    assert report["defects"] == 2
+
+
+def test_the_edge_probe_tells_a_wrong_sign_from_an_inaccuracy_at_the_extremes():
+    result = run_check("edge_points", severities.Value)
+    assert result.status == "failed"
+    wrong = {f.op: f for f in result.findings if f.kind == "wrong_gradient"}
+    # tanh: -(1 - t*t) everywhere, first met at x = 0 where the derivative is 1
+    tanh = wrong["tanh"].severity
+    assert (tanh.label, tanh.point, tanh.relative_error) == ("wrong", "ordinary", 2.0)
+    # log: 1/x times (1 + 1e-6) above 1e200, first met at 1e300
+    log = wrong["log"].severity
+    assert (log.label, log.point) == ("inaccurate at the extremes", "extreme")
+    assert log.relative_error == pytest.approx(1e-6, rel=1e-3)
+    assert wrong["log"].point == (1e300,)
