@@ -1,5 +1,6 @@
-"""Severity of a wrong value or gradient (wrong, or inaccurate at the extremes): through the
-verdict function, the outcome rule, the report and the edge probe run on a fixture engine."""
+"""Severity of a wrong value or gradient (wrong, or inaccurate at the extremes), and bad inputs
+that include the infinities: through the verdict function, the outcome rule, the report and
+the probes run on fixture engines."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from autograd.testing import verdicts
 from autograd.testing.audit import run_check
 from autograd.testing.findings import Finding, outcome
 from autograd.testing.report import AuditReport
-from tests.engines import severities
+from tests.engines import accepts_infinities, severities
 
 #: the float just above 1e-300: 1e-300 with its last digit off by one
 NEXT_AFTER_1E_300 = math.nextafter(1e-300, 1.0)
@@ -143,3 +144,18 @@ def test_the_edge_probe_tells_a_wrong_sign_from_an_inaccuracy_at_the_extremes():
     assert (log.label, log.point) == ("inaccurate at the extremes", "extreme")
     assert log.relative_error == pytest.approx(1e-6, rel=1e-3)
     assert wrong["log"].point == (1e300,)
+
+
+def test_bad_inputs_name_the_infinities_an_engine_accepts():
+    (invalid,) = run_check("bad_inputs", accepts_infinities.Value).findings
+    assert invalid.kind == "accepts_invalid"  # information, not a defect
+    # inf * inf + inf is inf; -inf * -inf + -inf is inf - inf, a NaN this engine refuses then
+    said = "float('inf') (never fails), float('-inf') (fails later, in v * v + v)"
+    assert invalid.summary == f"accepts 2 of 8 invalid data values without an error: {said}"
+    assert "float('nan')" not in invalid.summary  # refused at once
+
+
+def test_our_engine_refuses_the_infinities():
+    result = run_check("bad_inputs", "autograd")
+    assert result.findings == [] and result.status == "passed"
+    assert "float('inf'), float('-inf')" in result.reason
