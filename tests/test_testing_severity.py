@@ -4,8 +4,11 @@ the probes run on fixture engines."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -159,3 +162,26 @@ def test_our_engine_refuses_the_infinities():
     result = run_check("bad_inputs", "autograd")
     assert result.findings == [] and result.status == "passed"
     assert "float('inf'), float('-inf')" in result.reason
+
+
+def ci_audits():
+    """.ci/audits.py (which writes AUDITS.md), imported from its path (.ci is no package)."""
+    path = Path(__file__).resolve().parent.parent / ".ci" / "audits.py"
+    spec = importlib.util.spec_from_file_location("ci_audits", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ci_audits"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_audits_matrix_tells_wrong_ops_from_ops_inaccurate_at_the_extremes():
+    audits = ci_audits()
+    result = {"status": "audited", "json": json.loads(two_severities().to_json()), "seconds": 1.0}
+    columns = audits.matrix_columns({"some.engine": result})
+    row = audits.matrix_row("some.engine", result, columns)
+    assert row.startswith("| some.engine | **exp**; at the extremes: tanh | ")
+    text = audits.text_report(result, audits.defect_kinds())
+    assert "  [edge_points] exp: wrong: relative error 2 at an ordinary point: exp somewhere" in text
+    # a report of schema version 1 (no severity): every op as wrong
+    old = dict(result["json"], findings=[dict(f, severity=None) for f in result["json"]["findings"]])
+    assert audits.matrix_row("old", dict(result, json=old), columns).startswith("| old | **exp, tanh** | ")
