@@ -185,3 +185,19 @@ def test_the_audits_matrix_tells_wrong_ops_from_ops_inaccurate_at_the_extremes()
     # a report of schema version 1 (no severity): every op as wrong
     old = dict(result["json"], findings=[dict(f, severity=None) for f in result["json"]["findings"]])
     assert audits.matrix_row("old", dict(result, json=old), columns).startswith("| old | **exp, tanh** | ")
+
+
+@pytest.mark.parametrize(
+    ("check", "engine", "ops"),
+    [("stateful", "tests.engines.planted_stateful", None),
+     ("nested", "tests.engines.perturbation_confusion", None),
+     ("second_order", "tests.engines.planted_second_order", ["add", "mul"]),
+     ("build_order", "tests.engines.planted_build_order", None)],
+)  # fmt: skip
+def test_each_check_grades_its_wrong_gradients(check, engine, ops):
+    # each fixture's planted rule is wrong at ordinary points: off by a whole share or more
+    found = [f for f in run_check(check, engine, examples=10, ops=ops).findings if f.kind == "wrong_gradient"]
+    assert found
+    for f in found:
+        assert (f.severity.label, f.severity.point) == ("wrong", "ordinary")
+        assert f.severity.relative_error >= 0.5

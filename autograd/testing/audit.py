@@ -776,7 +776,7 @@ def _check_second_order(
             higher.check_second_order(eng, graph)
             return []
         except oracles.GradientMismatch as mismatch:
-            text = str(mismatch)
+            text, rows = str(mismatch), mismatch.report.rows
         except OracleInconclusive as exc:
             return [Finding("inconclusive", name, f"{_where(graph)}: {exc.reason}")]
         exact = graph.rational and eng.exact
@@ -794,7 +794,9 @@ def _check_second_order(
         defect = verdicts.confirm(True, rejects) == "defect"
         why = f"confirmed by {how}" if defect else "not confirmed by a second method; not a defect"
         summary = f"second derivatives of {_where(graph)} differ from sympy's ({why})"
-        return [Finding("wrong_gradient" if defect else "inconclusive", name, summary, None, text)]
+        expected, actual = _numbers_source(r.oracle for r in rows), _numbers_source(r.engine for r in rows)
+        kind = "wrong_gradient" if defect else "inconclusive"
+        return [Finding(kind, name, summary, None, text, expected, actual, point=graph.leaves)]
 
     per = max(1, examples // 2)
     for exact in (True, False) if eng.exact else (False,):

@@ -97,8 +97,9 @@ class Finding:
     actual: str = ""
     #: the operands' numbers, where the check judged one point (they make it ordinary or extreme)
     point: tuple[Any, ...] = field(default=(), kw_only=True)
-    #: how far off a wrong value or gradient is (set by :func:`outcome` from expected and actual)
-    severity: Severity | None = field(default=None, kw_only=True)
+    #: how far off a wrong value or gradient is (set by :func:`outcome` from expected, actual and
+    #: point: derived from them, so no part of a finding's equality)
+    severity: Severity | None = field(default=None, kw_only=True, compare=False)
 
 
 @dataclass

@@ -167,7 +167,8 @@ def graded(finding: Finding) -> Finding:
 
 def numbers(source: str) -> list[Any] | None:
     """The numbers written in ``source`` (``1.5``, ``-inf``, ``Fraction(1, 3)``,
-    ``np.float32(0.5)``, or a list of them), or ``None`` when it is anything else."""
+    ``np.float32(0.5)``, a number's ``str`` in quotes such as ``'1/3'``, or a list of them), or
+    ``None`` when it is anything else."""
     try:
         tree = ast.parse(source.strip(), mode="eval").body
     except SyntaxError:
@@ -180,6 +181,8 @@ def numbers(source: str) -> list[Any] | None:
 def _number(node: ast.expr) -> Any:
     if isinstance(node, ast.Constant) and _is_number(node.value):
         return node.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a number as str() wrote it
+        return _str_number(node.value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         x = _number(node.operand)
         return None if x is None else (-x if isinstance(node.op, ast.USub) else x)
@@ -198,6 +201,17 @@ def _number(node: ast.expr) -> Any:
         if len(args) == 1 and args[0] is not None:  # a number type's repr: np.float64(0.5)
             return args[0]
     return None
+
+
+def _str_number(text: str) -> Any:
+    """``str()`` of an int, a float or a Fraction (``'1/3'``), else ``None``."""
+    if "/" in text:
+        try:
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            return None
+    found = None if "[" in text or "(" in text else numbers(text)
+    return found[0] if found and len(found) == 1 else None
 
 
 def _is_number(x: Any) -> bool:
