@@ -8,6 +8,7 @@ import importlib.util
 import json
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -118,6 +119,18 @@ def test_the_report_text_says_wrong_first_then_inaccurate_at_the_extremes():
     assert text.endswith(
         "verdict: 2 defects in some.engine (wrong_gradient 2; 1 of them inaccurate at the extremes only)"
     )
+
+
+def test_of_two_checks_findings_on_one_op_the_report_keeps_the_wrong_one():
+    mild = finding("wrong_gradient", "1e-300", repr(NEXT_AFTER_1E_300), (1e-300,), "tanh")
+    sign = replace(finding("wrong_gradient", "[1.0]", "[-1.0]", (0.0,), "tanh"), check="symbolic")
+    report = two_severities()
+    report.outcomes = {
+        "edge_points": outcome("edge_points", [mild], judged=1, unit="points"),
+        "symbolic": outcome("symbolic", [sign], judged=1, unit="graphs"),
+    }
+    (kept,) = report.findings
+    assert (kept.check, kept.severity.label) == ("symbolic", "wrong")
 
 
 def test_the_json_carries_each_severity():

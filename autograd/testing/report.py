@@ -84,8 +84,9 @@ class AuditReport:
 
     @property
     def findings(self) -> list[Finding]:
-        """Every finding once (:func:`~autograd.testing.verdicts.identity`), defects first."""
-        every = [(0, f) for outcome in self.outcomes.values() for f in outcome.findings]
+        """Every finding once (:func:`~autograd.testing.verdicts.identity`), defects first; of two
+        checks' findings of one identity, the more severe (the first of equal severity)."""
+        every = [(_rank(f), f) for outcome in self.outcomes.values() for f in outcome.findings]
         unique = verdicts.deduplicate(every)
         return sorted(unique, key=lambda f: (_KIND_ORDER.get(f.kind, 99), _rank(f), f.op or "", f.check))
 
