@@ -9,12 +9,13 @@ import json
 import math
 import sys
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from autograd.testing import verdicts
-from autograd.testing.findings import Finding, outcome
+from autograd.testing.findings import Finding, Severity, outcome
 from autograd.testing.report import AuditReport
 
 #: the float just above 1e-300: 1e-300 with its last digit off by one
@@ -167,3 +168,125 @@ def test_the_audits_matrix_tells_wrong_ops_from_ops_inaccurate_at_the_extremes()
     # a report of schema version 1 (no severity): every op as wrong
     old = dict(result["json"], findings=[dict(f, severity=None) for f in result["json"]["findings"]])
     assert audits.matrix_row("old", dict(result, json=old), columns).startswith("| old | **exp, tanh** | ")
+
+
+@pytest.mark.parametrize(
+    ("source", "read"),
+    [("[1.5, -2, +3]", [1.5, -2, 3]),
+     ("(-inf, inf)", [-math.inf, math.inf]),
+     ("float('-inf')", [-math.inf]),
+     ("Fraction(1, 3)", [Fraction(1, 3)]),
+     ("[Fraction(-7), 2]", [Fraction(-7), 2]),
+     ("np.float64(0.5)", [0.5]),
+     ("float32(-0.25)", [-0.25]),
+     ("['3', '1/3', '-1.5e-300', '-inf']", [3, Fraction(1, 3), -1.5e-300, -math.inf]),
+     ("  2.5\n", [2.5])],
+)  # fmt: skip
+def test_numbers_reads_the_numbers_findings_write(source, read):
+    assert verdicts.numbers(source) == read
+
+
+def test_numbers_reads_nan():
+    (nan,) = verdicts.numbers("nan")
+    assert math.isnan(nan)
+    (nan,) = verdicts.numbers("float('nan')")
+    assert math.isnan(nan)
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["", "no exception", "x0", "[1.0, x]", "'abc'", "'1/0'", "'[1]'", "'f(1)'", "True", "[1, None]",
+     "Fraction(1, 2, 3)", "Fraction(1, x)", "f(1, 2)", "f(x=1)", "float('x')", "float(None)", "1/3", "1 +",
+     "-'a'", "{1: 2}"],
+)  # fmt: skip
+def test_numbers_is_none_for_anything_else(source):
+    assert verdicts.numbers(source) is None
+
+
+def test_a_point_is_ordinary_from_2_to_the_minus_500_to_2_to_the_500_and_at_0():
+    def where(x):
+        return verdicts.severity(1.0, 2.0, point=(x,)).point
+
+    assert [where(x) for x in (0.0, 2.0**-500, -(2.0**500), 1.0, Fraction(1, 3))] == ["ordinary"] * 5
+    below, above = math.nextafter(2.0**-500, 0.0), math.nextafter(2.0**500, math.inf)
+    extreme = [below, -above, 5e-324, math.inf, math.nan, 10**200]
+    assert [where(x) for x in extreme] == ["extreme"] * 6
+
+
+def test_an_exact_result_outside_the_moderate_range_makes_the_point_extreme():
+    assert verdicts.severity([1.0, 1e-200], [-1.0, 1e-200], point=(1.0,)).point == "extreme"
+    assert verdicts.severity([1.0, 0.0], [-1.0, 0.0], point=(1.0,)).point == "ordinary"
+
+
+def test_the_boundary_between_inaccurate_and_wrong():
+    at = (1e300,)  # an extreme point
+    # off by exactly a thousandth: inaccurate; by a little more: wrong
+    assert verdicts.severity(Fraction(1), Fraction(1001, 1000), at).label == "inaccurate at the extremes"
+    assert verdicts.severity(Fraction(1), Fraction(1002, 1000), at).label == "wrong"
+    # a subnormal result: 16 last places (of 2**-1074) are within, 17 are not, whatever the fraction
+    tiny = 100 * 2.0**-1074
+    assert verdicts.severity(tiny, tiny + 16 * 2.0**-1074, at).label == "inaccurate at the extremes"
+    assert verdicts.severity(tiny, tiny + 17 * 2.0**-1074, at).label == "wrong"
+    # at an ordinary point any error is wrong
+    assert verdicts.severity(1.0, math.nextafter(1.0, 2.0), (1.0,)).label == "wrong"
+
+
+def test_the_worst_number_is_reported():
+    found = verdicts.severity([1.0, 4.0, 10.0], [1.0, 5.0, 10.5], point=())
+    assert (found.relative_error, found.ulps) == (0.25, 2.0**50)  # 4 is 2**2: its last place 2**-50
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "relative", "ulps"),
+    [(1.0, 1.0, 0.0, 0.0),
+     (math.inf, math.inf, 0.0, 0.0),
+     (math.inf, 1.0, math.inf, math.inf),
+     (1.0, math.nan, math.inf, math.inf),
+     (1.0, -math.inf, math.inf, math.inf),
+     (0.0, 5e-324, math.inf, 1.0),
+     (10**400, 0, 1.0, 10**400 / 2**971)],  # beyond the floats: in last places of the largest, 2**971
+)  # fmt: skip
+def test_relative_error_and_ulps(expected, actual, relative, ulps):
+    found = verdicts.severity(expected, actual, point=())
+    assert found.relative_error == relative
+    assert found.ulps == pytest.approx(ulps, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual"),
+    [([], []), ([1.0], [1.0, 2.0]), ([1.0, 2.0], [1.0]), (True, 1.0), (1.0, False), (None, 1.0), ("1", "1")],
+)
+def test_no_severity_for_what_is_no_pair_of_numbers(expected, actual):
+    assert verdicts.severity(expected, actual, point=()) is None
+
+
+@pytest.mark.parametrize(
+    ("ulps", "relative", "said"),
+    [(0.25, 1e-17, "wrong: relative error 1e-17 at an ordinary point"),
+     (0.5, 1e-16, "wrong: 0.5 ulps (relative error 1e-16) at an ordinary point"),
+     (1.0, 2e-16, "wrong: 1 ulp (relative error 2e-16) at an ordinary point"),
+     (2.0**20, 2e-10, "wrong: 1.05e+06 ulps (relative error 2e-10) at an ordinary point"),
+     (2.0**20 + 1, 2e-10, "wrong: relative error 2e-10 at an ordinary point"),
+     (math.inf, math.inf, "wrong: relative error inf at an ordinary point")],
+)  # fmt: skip
+def test_a_severity_says_ulps_only_where_they_are_few(ulps, relative, said):
+    assert Severity("wrong", "ordinary", relative, ulps).describe() == said
+
+
+def test_the_json_form_of_a_severity_gives_null_for_what_is_not_finite():
+    assert Severity("wrong", "extreme", math.inf, math.nan).to_dict() == {
+        "label": "wrong", "point": "extreme", "relative_error": None, "ulps": None,
+    }  # fmt: skip
+    assert Severity("wrong", "ordinary", 0.5, 3.0).to_dict()["relative_error"] == 0.5
+
+
+def test_grading_leaves_other_findings_and_given_severities_alone():
+    crash = Finding("crash", "c", "raises", "mul", "", "[1.0]", "[2.0]", point=(1.0,))
+    assert verdicts.graded(crash).severity is None
+    given = Severity("wrong", "ordinary", 1.0, 1.0)
+    kept = Finding("wrong_value", "c", "v", "mul", "", "1.0", "2.0", point=(1.0,), severity=given)
+    assert verdicts.graded(kept).severity is given
+    unread = Finding("wrong_value", "c", "v", "mul", "", "", "2.0")
+    assert verdicts.graded(unread) == unread and verdicts.graded(unread).severity is None
+    value = verdicts.graded(Finding("wrong_value", "c", "v", "mul", "", "2.0", "1.0", point=(1.0,)))
+    assert (value.severity.label, value.severity.relative_error) == ("wrong", 0.5)
