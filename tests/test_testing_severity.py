@@ -290,3 +290,11 @@ def test_grading_leaves_other_findings_and_given_severities_alone():
     assert verdicts.graded(unread) == unread and verdicts.graded(unread).severity is None
     value = verdicts.graded(Finding("wrong_value", "c", "v", "mul", "", "2.0", "1.0", point=(1.0,)))
     assert (value.severity.label, value.severity.relative_error) == ("wrong", 0.5)
+
+
+def test_grading_reads_the_point_of_the_finding():
+    # d(x * y)/dx = y = 3 is off by a millionth: extreme by the operand x = 1e300 alone
+    wrong = repr([3.0 * (1 + 1e-6)])
+    at = Finding("wrong_gradient", "c", "d/dx", "mul", "", "[3.0]", wrong, point=(1e300, 3.0))
+    severity = verdicts.graded(at).severity
+    assert (severity.point, severity.label) == ("extreme", "inaccurate at the extremes")

@@ -148,8 +148,7 @@ def severity(expected: Any, actual: Any, point: Iterable[Any] = ()) -> Severity 
     gots = list(actual) if isinstance(actual, Sequence) else [actual]
     if not wants or len(wants) != len(gots) or not all(map(_is_number, [*wants, *gots])):
         return None
-    errors = [_error(want, got) for want, got in zip(wants, gots, strict=True)]
-    ulps, relative = max(errors)
+    ulps, relative = max(map(_error, wants, gots))
     where = "ordinary" if all(map(_moderate, [*point, *wants])) else "extreme"
     small = relative <= INACCURATE_RTOL or ulps <= INACCURATE_ULPS
     label = "inaccurate at the extremes" if where == "extreme" and small else "wrong"
@@ -161,8 +160,9 @@ def graded(finding: Finding) -> Finding:
     ``actual`` (Python source of numbers) and its ``point``; any other finding as it is."""
     if finding.kind not in ("wrong_value", "wrong_gradient") or finding.severity is not None:
         return finding
-    found = severity(numbers(finding.expected), numbers(finding.actual), finding.point)
-    return finding if found is None else replace(finding, severity=found)
+    return replace(
+        finding, severity=severity(numbers(finding.expected), numbers(finding.actual), finding.point)
+    )
 
 
 def numbers(source: str) -> list[Any] | None:
@@ -189,16 +189,11 @@ def _number(node: ast.expr) -> Any:
     if isinstance(node, ast.Name) and node.id in ("inf", "nan"):
         return float(node.id)
     if isinstance(node, ast.Call) and not node.keywords:
-        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         args = [_number(a) for a in node.args]
-        if name == "float" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant):
-            try:
-                return float(node.args[0].value)
-            except (TypeError, ValueError):
-                return None
-        if name == "Fraction" and len(args) in (1, 2) and all(isinstance(a, int) for a in args):
+        fraction = isinstance(node.func, ast.Name) and node.func.id == "Fraction"
+        if fraction and len(args) == 2 and all(isinstance(a, int) for a in args):  # repr(Fraction(1, 3))
             return Fraction(*args)
-        if len(args) == 1 and args[0] is not None:  # a number type's repr: np.float64(0.5)
+        if len(args) == 1:  # a number type's repr, float('inf') too: np.float64(0.5)
             return args[0]
     return None
 
@@ -219,9 +214,7 @@ def _is_number(x: Any) -> bool:
 
 
 def _moderate(x: Any) -> bool:
-    if not _is_number(x) or (isinstance(x, float) and not math.isfinite(x)):
-        return False
-    return x == 0 or ORDINARY_RANGE[0] <= abs(x) <= ORDINARY_RANGE[1]
+    return x == 0 or ORDINARY_RANGE[0] <= abs(x) <= ORDINARY_RANGE[1]  # not inf, not NaN
 
 
 def _error(want: Any, got: Any) -> tuple[float, float]:
