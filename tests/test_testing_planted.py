@@ -77,6 +77,17 @@ def test_each_check_reports_its_planted_defect_and_not_on_the_sound_engine(check
         assert sound.status != "failed", sound
 
 
+@pytest.mark.parametrize("check", ["exact", "symbolic", "forward"])
+def test_the_per_op_checks_record_the_point_of_each_wrong_number(check):
+    # the point (the graph's leaves, as the reproducer builds them) makes a severity ordinary or extreme
+    fixture, kind, op, text, examples, ops = PLANTED[check]
+    found = _planted(run_check(check, f"tests.engines.{fixture}", examples=examples, ops=ops), kind, op, text)
+    assert found
+    for f in found:
+        assert f.point and all(f"Value({x!r})" in f.reproducer for x in f.point), f
+        assert f.severity is not None and f.severity.label == "wrong"
+
+
 @pytest.mark.parametrize("check", ["linearity", "build_order", "chain_sweep", "stateful"])
 def test_an_exact_engine_with_one_float_gradient_gets_no_defect_from_the_exact_properties(check):
     # issue 13: x ** c's gradient is a float; equality would call a 1-ulp difference wrong
