@@ -9,7 +9,7 @@ a row here fails ``test_every_check_and_probe_has_a_planted_fixture``.
 
 import pytest
 
-from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing import Graph, Node, resolve_engine, verdicts
 from autograd.testing.audit import CHECKS, EXTRA_CHECKS, PROBES, _forward_finding, run_check
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.report import DEFAULT_EXAMPLES
@@ -146,3 +146,13 @@ def test_a_fault_of_the_op_table_propagates_instead_of_reading_as_unsupported():
         adapter_typo.supported_by(eng)
     missing = dataclasses.replace(ops.OPS["exp"], apply=lambda eng, args, c: args[0].no_such_op())
     assert not missing.supported_by(eng)  # the engine's Value lacks it: a fact, not an error
+
+
+def test_a_wrong_hessian_carries_the_entries_sympy_and_the_engine_gave_and_its_point():
+    # the numbers and the point a severity is graded from
+    fixture, kind, op, text, examples, ops = PLANTED["second_order"]
+    found = run_check("second_order", f"tests.engines.{fixture}", examples=examples, ops=ops)
+    (wrong,) = _planted(found, kind, op, text)
+    expected, actual = verdicts.numbers(wrong.expected), verdicts.numbers(wrong.actual)
+    assert expected and actual and len(expected) == len(actual) and expected != actual
+    assert wrong.point and wrong.severity is not None
