@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import json
+import math
 import os
 import shutil
 import signal
@@ -42,7 +43,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the autograd of this checkout, installed or not
-from autograd.testing.findings import DEFECT_KINDS  # noqa: E402
+from autograd.testing.findings import DEFECT_KINDS, SEVERITIES, Severity  # noqa: E402
 
 #: Where engines installed with --target live (each in its own directory) and the last run's results.
 AUDITS_DIR = Path(os.environ.get("AUDITS_DIR", ROOT / ".audits"))
@@ -577,6 +578,24 @@ def ops_of(findings: list[dict[str, Any]]) -> str:
     return ", ".join(op for op in ops if op) or "yes"
 
 
+def severity_of(finding: dict[str, Any]) -> Severity | None:
+    """A finding's severity from its JSON form (null numbers are infinite), None where it has
+    none (not a wrong value or gradient, or a report of schema version 1)."""
+    given = finding.get("severity")
+    if not given:
+        return None
+    size = [math.inf if given[k] is None else given[k] for k in ("relative_error", "ulps")]
+    return Severity(given["label"], given["point"], *size)
+
+
+def defect_cell(group: list[dict[str, Any]]) -> str:
+    """The ops of one defect class: in bold those wrong, then those only inaccurate at the extremes."""
+    mild = [f for f in group if (s := severity_of(f)) is not None and s.label == SEVERITIES[1]]
+    wrong = [f for f in group if f not in mild]
+    cells = [f"**{ops_of(wrong)}**"] if wrong else []
+    return "; ".join([*cells, *([f"at the extremes: {ops_of(mild)}"] if mild else [])])
+
+
 def matrix_columns(results: dict[str, dict[str, Any]]) -> list[str]:
     seen = {f["kind"] for r in results.values() if r["status"] == "audited" for f in r["json"]["findings"]}
     extra = [k for k in defect_kinds() if k not in MATRIX_KINDS and k in seen]
@@ -620,7 +639,7 @@ def matrix_row(label: str, result: dict[str, Any], columns: list[str]) -> str:
         elif kind == "accepts_invalid":
             cells.append(str(len(group)))
         else:
-            cells.append(f"**{ops_of(group)}**")
+            cells.append(defect_cell(group))
     return f"| {label} | " + " | ".join(cells) + f" | {facts(report, columns)} |"
 
 
@@ -698,7 +717,10 @@ def text_report(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
         if group:
             lines.append(f"\n{kind} ({len(group)})" + (" -- DEFECT" if kind in kinds else ""))
             lines += [
-                f"  [{f['check']}] {f['op'] + ': ' if f.get('op') else ''}{f['summary']}" for f in group
+                f"  [{f['check']}] {f['op'] + ': ' if f.get('op') else ''}"
+                + (f"{s.describe()}: " if (s := severity_of(f)) else "")
+                + f["summary"]
+                for f in group
             ]
     reproducible = [
         f
@@ -735,7 +757,10 @@ def render(results: dict[str, dict[str, Any]], extra: list[str]) -> str:
         "## Matrix",
         "",
         "Which engine fails which class, at a glance: a cell names the ops in which a defect of that class "
-        "was found (**yes** when the finding is about no op in particular), `·` none; `accepts_invalid` "
+        "was found (**yes** when the finding is about no op in particular), in bold where it is wrong, "
+        "after `at the extremes:` where a wrong value or gradient is only inaccurate at the extremes "
+        "(off by at most 1e-3 relative or 16 ulps where an operand or the exact result is subnormal, "
+        "tiny or huge: the README's Severity), `·` none; `accepts_invalid` "
         "(information, not a defect) counts the invalid inputs accepted without an error; `?`: not audited "
         "(the last column says why). The last column lists the other facts: the depth a backward survives "
         "at the default recursion limit, conventions, unsupported ops, inconclusive findings, and how the "

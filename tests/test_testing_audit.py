@@ -259,15 +259,21 @@ def test_json_follows_the_documented_schema():
     out = audit_cli("tests.engines.audit_wrong_mul", "--json", "--examples", "5")
     assert out.returncode == 1
     data = json.loads(out.stdout)
-    assert data["schema_version"] == 1
+    assert data["schema_version"] == 2
     assert data["engine"] == "tests.engines.audit_wrong_mul" and data["class"] == "Value"
     assert data["accessors"] == {"data": "data", "grad": "grad", "backward": "backward"}
     capabilities = {"ops", "missing_ops", "int", "fraction", "exact", "fused", "higher_order"}
     assert capabilities <= set(data["capabilities"])
     assert set(data["checks"].values()) <= {"passed", "failed", "not_applicable"}
     assert data["checks"]["exact"] == "failed"
-    keys = {"kind", "check", "op", "form", "summary", "reproducer", "expected", "actual"}
+    keys = {"kind", "check", "op", "form", "summary", "reproducer", "expected", "actual", "severity"}
     assert data["findings"] and all(set(f) == keys for f in data["findings"])
+    # a wrong value or gradient says how far off it is, and where (mul's d/dx is off at ordinary points)
+    wrong = [f["severity"] for f in data["findings"] if f["kind"] in ("wrong_gradient", "wrong_value")]
+    assert wrong and all(s["label"] == "wrong" and s["point"] == "ordinary" for s in wrong)
+    assert all(
+        f["severity"] is None for f in data["findings"] if f["kind"] not in ("wrong_gradient", "wrong_value")
+    )
     assert data["defects"] == sum(f["kind"] in ("wrong_gradient", "wrong_value", "crash", "nondeterministic")
                                   for f in data["findings"])  # fmt: skip
     # "passed" means judged (issue 13): each check's counts, and the text report shows them

@@ -9,7 +9,7 @@ a row here fails ``test_every_check_and_probe_has_a_planted_fixture``.
 
 import pytest
 
-from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing import Graph, Node, resolve_engine, verdicts
 from autograd.testing.audit import CHECKS, EXTRA_CHECKS, PROBES, _forward_finding, run_check
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.report import DEFAULT_EXAMPLES
@@ -77,6 +77,20 @@ def test_each_check_reports_its_planted_defect_and_not_on_the_sound_engine(check
         assert sound.status != "failed", sound
 
 
+@pytest.mark.parametrize(
+    ("check", "fixture", "kind", "op"),
+    [*((c, *PLANTED[c][:3]) for c in ("exact", "symbolic", "forward")),
+     ("exact", "rsub_value_only", "wrong_value", "rsub")],  # c - v computed as v - c
+)  # fmt: skip
+def test_the_per_op_checks_record_the_point_of_each_wrong_number(check, fixture, kind, op):
+    # the point (the graph's leaves, as the reproducer builds them) makes a severity ordinary or extreme
+    found = _planted(run_check(check, f"tests.engines.{fixture}", examples=10, ops=[op]), kind, op, "")
+    assert found
+    for f in found:
+        assert f.point and all(f"Value({x!r})" in f.reproducer for x in f.point), f
+        assert f.severity is not None and f.severity.label == "wrong"
+
+
 @pytest.mark.parametrize("check", ["linearity", "build_order", "chain_sweep", "stateful"])
 def test_an_exact_engine_with_one_float_gradient_gets_no_defect_from_the_exact_properties(check):
     # issue 13: x ** c's gradient is a float; equality would call a 1-ulp difference wrong
@@ -134,3 +148,13 @@ def test_a_fault_of_the_op_table_propagates_instead_of_reading_as_unsupported():
         no_call.supported_by(eng)
     missing = dataclasses.replace(ops.OPS["exp"], call=ops.Call("no_such_op"))
     assert not missing.supported_by(eng)  # the engine's Value lacks it: a fact, not an error
+
+
+def test_a_wrong_hessian_carries_the_entries_sympy_and_the_engine_gave_and_its_point():
+    # the numbers and the point a severity is graded from
+    fixture, kind, op, text, examples, ops = PLANTED["second_order"]
+    found = run_check("second_order", f"tests.engines.{fixture}", examples=examples, ops=ops)
+    (wrong,) = _planted(found, kind, op, text)
+    expected, actual = verdicts.numbers(wrong.expected), verdicts.numbers(wrong.actual)
+    assert expected and actual and len(expected) == len(actual) and expected != actual
+    assert wrong.point and wrong.severity is not None

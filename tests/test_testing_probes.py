@@ -460,8 +460,9 @@ def test_probes_reach_a_foreign_engine_through_its_own_names():
     assert "from tests.engines.audit_scalar_backwards import Scalar" in facts.reproducer
     assert "y.backwards()" in facts.reproducer and "a.gradient" in facts.reproducer
     assert "after two backward():" in run_reproducer(facts.reproducer)
-    (invalid,) = run("bad_inputs", eng).findings  # it makes float(True) and keeps NaN
-    assert "float('nan') (never fails), True (never fails)" in invalid.summary
+    (invalid,) = run("bad_inputs", eng).findings  # it makes float(True) and keeps NaN and the infinities
+    kept = "float('nan') (never fails), float('inf') (never fails), float('-inf') (never fails), True"
+    assert kept in invalid.summary
     assert "v = Scalar(bad)" in invalid.reproducer and "y.value" in invalid.reproducer
     assert "True expected: an error at once; actual: accepted" in run_reproducer(invalid.reproducer)
     assert run("determinism", eng).findings == []  # its program reads .gradient after backwards()
@@ -571,9 +572,9 @@ def test_a_str_operand_accepted_is_a_finding_with_its_data_and_a_reproducer_that
 
 def test_the_bad_inputs_outcome_names_what_it_fed_and_counts_each_input():
     outcome = run("bad_inputs", accepts_strings.Value)
-    assert (outcome.name, outcome.unit, outcome.judged) == ("bad_inputs", "inputs", 7)  # 6 data, 1 operand
-    fed = "'abc', None, complex(1, 2), float('nan'), True, [1]"
-    assert outcome.reason == f"6 invalid data values ({fed}) and v * 's'"
+    assert (outcome.name, outcome.unit, outcome.judged) == ("bad_inputs", "inputs", 9)  # 8 data, 1 operand
+    fed = "'abc', None, complex(1, 2), float('nan'), float('inf'), float('-inf'), True, [1]"
+    assert outcome.reason == f"8 invalid data values ({fed}) and v * 's'"
     (data, _) = outcome.findings
     assert (data.kind, data.check, data.op) == ("accepts_invalid", "bad_inputs", None)
     assert data.expected == "TypeError or ValueError when the Value is made"

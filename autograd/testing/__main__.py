@@ -3,7 +3,7 @@
 Exit status: 0 no defects, 1 defects found, 2 could not audit (the reason on one
 line of stderr), 3 an error of autograd.testing itself (a bug of ours, not a finding: its
 traceback on stderr, and where to report it).  ``--json`` prints the report in the schema documented in the
-README (``schema_version`` 1).  Whatever the engine writes to stdout while it is
+README (``schema_version`` 2).  Whatever the engine writes to stdout while it is
 audited (at import, in its ops, in backward) goes to stderr: stdout holds the
 report alone.
 """

@@ -282,7 +282,7 @@ def _gradient_findings(
     return [
         Finding(
             kind, check, f"{wrong} of {_where(graph)}: engine {actual}; {vote.text}", op,
-            graph.snippet(eng, expected), expected, actual,
+            graph.snippet(eng, expected), expected, actual, point=graph.leaves,
         )
     ]  # fmt: skip
 
@@ -317,7 +317,7 @@ def _forward_finding(eng: Engine, graph: Graph, got: Any, op: str | None) -> lis
             "wrong_value", "forward",
             f"{_where(graph)}: engine {got!r}, expected {expected} (tolerance {tol:.3g}; "
             f"a float evaluation gives {plain!r})",
-            op, _value_snippet(eng, graph, expected), expected, repr(got),
+            op, _value_snippet(eng, graph, expected), expected, repr(got), point=graph.leaves,
         )
     ]  # fmt: skip
 
@@ -378,7 +378,7 @@ def _exact_trial(eng: Engine, op: str | None) -> Callable[[Graph], list[Finding]
             findings.append(
                 Finding(
                     "wrong_value", "exact", f"{_where(graph)}: engine {got!r}, exactly {expected}",
-                    op, _value_snippet(eng, graph, expected), expected, repr(got),
+                    op, _value_snippet(eng, graph, expected), expected, repr(got), point=graph.leaves,
                 )
             )  # fmt: skip
         if not _exact_numbers([got, *grads]):
@@ -401,7 +401,7 @@ def _exact_trial(eng: Engine, op: str | None) -> Callable[[Graph], list[Finding]
             wrong_gradient = Finding(
                 "wrong_gradient", "exact",
                 f"{wrong} of {_where(graph)}: engine {actual}, exactly {expected}",
-                op, graph.snippet(eng, expected), expected, actual,
+                op, graph.snippet(eng, expected), expected, actual, point=graph.leaves,
             )  # fmt: skip
             findings.append(_blame(wrong_gradient, graph, lambda o, single: _exact_trial(eng, o)(single)))
         except OracleInconclusive as exc:
@@ -757,16 +757,17 @@ def _check_second_order(
             higher.check_second_order(eng, graph, derivatives=got)
             return []
         except oracles.GradientMismatch as mismatch:
-            text = str(mismatch)
+            text, rows = str(mismatch), mismatch.report.rows
         except OracleInconclusive as exc:
             return [Finding("inconclusive", name, f"{_where(graph)}: {exc.reason}")]
+        expected, actual = _numbers_source(r.oracle for r in rows), _numbers_source(r.engine for r in rows)
         if graph.rational and eng.exact:  # an exact comparison needs no second vote
             summary = f"second derivatives of {_where(graph)} differ from sympy's exactly (rationals)"
-            return [Finding("wrong_gradient", name, summary, None, text)]
+            return [Finding("wrong_gradient", name, summary, None, text, expected, actual, point=graph.leaves)]
         vote = verdicts.second_vote(verdicts.Vote("sympy", True), lambda: _hessian_fd_vote(eng, graph, got))
         kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"
         summary = f"second derivatives of {_where(graph)}: {vote.text}"
-        return [Finding(kind, name, summary, None, text)]
+        return [Finding(kind, name, summary, None, text, expected, actual, point=graph.leaves)]
 
     per = max(1, examples // 2)
     for exact in (True, False) if eng.exact else (False,):

@@ -2,7 +2,8 @@
 
 Each check's line says how much it judged (``forward passed: 40 graphs judged, 0
 inconclusive``); the JSON carries the same counts under ``judged``.  Findings are
-listed once each (:func:`autograd.testing.verdicts.deduplicate`).
+listed once each (:func:`autograd.testing.verdicts.deduplicate`), a wrong value or gradient
+with its severity (``wrong`` before ``inaccurate at the extremes``: what to fix first).
 """
 
 from __future__ import annotations
@@ -12,17 +13,32 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autograd.testing import verdicts
-from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS, CheckOutcome, Finding
+from autograd.testing.findings import DEFECT_KINDS, FINDING_KINDS, SEVERITIES, CheckOutcome, Finding
 from autograd.testing.ops import display
 
 __all__ = ["DEFAULT_EXAMPLES", "SCHEMA_VERSION", "AuditCase", "AuditReport"]
 
 #: Version of the ``--json`` schema (documented in the README); bumped on any incompatible change.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Examples per search (per op for ``exact`` and ``symbolic``) at default settings.
 DEFAULT_EXAMPLES = 40
 
 _KIND_ORDER = {k: i for i, k in enumerate(FINDING_KINDS)}
+
+
+def _rank(f: Finding) -> int:
+    """Within a kind: "wrong" first, then "inaccurate at the extremes", then findings with no severity."""
+    return SEVERITIES.index(f.severity.label) if f.severity else len(SEVERITIES)
+
+
+def _graded(f: Finding) -> str:
+    """A finding's summary, after its severity when it has one."""
+    return f"{f.severity.describe()}: {f.summary}" if f.severity else f.summary
+
+
+def _line(f: Finding) -> str:
+    """A finding's line in the text report: its check, its op, its severity and its summary."""
+    return f"  [{f.check}] {f'{display(f.op)}: ' if f.op else ''}{_graded(f)}"
 
 
 @dataclass(frozen=True)
@@ -68,10 +84,11 @@ class AuditReport:
 
     @property
     def findings(self) -> list[Finding]:
-        """Every finding once (:func:`~autograd.testing.verdicts.identity`), defects first."""
-        every = [(0, f) for outcome in self.outcomes.values() for f in outcome.findings]
+        """Every finding once (:func:`~autograd.testing.verdicts.identity`), defects first; of two
+        checks' findings of one identity, the more severe (the first of equal severity)."""
+        every = [(_rank(f), f) for outcome in self.outcomes.values() for f in outcome.findings]
         unique = verdicts.deduplicate(every)
-        return sorted(unique, key=lambda f: (_KIND_ORDER.get(f.kind, 99), f.op or "", f.check))
+        return sorted(unique, key=lambda f: (_KIND_ORDER.get(f.kind, 99), _rank(f), f.op or "", f.check))
 
     @property
     def defects(self) -> list[Finding]:
@@ -100,6 +117,7 @@ class AuditReport:
                     "reproducer": f.reproducer,
                     "expected": f.expected,
                     "actual": f.actual,
+                    "severity": f.severity.to_dict() if f.severity else None,
                 }
                 for f in self.findings
             ],
@@ -119,6 +137,9 @@ class AuditReport:
         for f in defects:
             counts[f.kind] = counts.get(f.kind, 0) + 1
         kinds = ", ".join(f"{k} {n}" for k, n in counts.items())
+        mild = sum(f.severity is not None and f.severity.label != "wrong" for f in defects)
+        if mild:
+            kinds += f"; {mild} of them inaccurate at the extremes only"
         return f"verdict: {len(defects)} defect{'s' * (len(defects) != 1)} in {self.engine} ({kinds})"
 
     def __str__(self) -> str:
@@ -156,7 +177,7 @@ class AuditReport:
             group = [f for f in findings if f.kind == kind]
             if group:
                 lines.append(f"\n{kind} ({len(group)})" + (" -- DEFECT" if kind in DEFECT_KINDS else ""))
-                lines += [f"  [{f.check}] {f'{display(f.op)}: ' if f.op else ''}{f.summary}" for f in group]
+                lines += [_line(f) for f in group]
         reproducible = [f for f in findings if f.reproducer and f.kind in (*DEFECT_KINDS, "inconclusive")]
         if reproducible:
             lines.append("\nreproducers")
@@ -179,7 +200,7 @@ class AuditReport:
             AuditCase(
                 f"{f.kind}-{f.op or f.check}",
                 f,
-                f"{f.kind} [{f.check}] {f.summary}\nexpected: {f.expected}\nactual:   {f.actual}\n"
+                f"{f.kind} [{f.check}] {_graded(f)}\nexpected: {f.expected}\nactual:   {f.actual}\n"
                 f"reproduce with:\n{f.reproducer}",
             )
             for f in self.defects

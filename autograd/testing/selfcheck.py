@@ -215,7 +215,16 @@ def _judge_known(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[li
             if vote.kind != "defect":
                 return [Finding("inconclusive", check, summary, op)], False
         return [
-            Finding("wrong_gradient", check, summary, op, graph.snippet(eng, expected), expected, actual)
+            Finding(
+                "wrong_gradient",
+                check,
+                summary,
+                op,
+                graph.snippet(eng, expected),
+                expected,
+                actual,
+                point=graph.leaves,
+            )
         ], True
 
     return judge
@@ -275,7 +284,10 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
                 "step scales 1000 apart"
             )
             repro = _taylor_reproducer(eng, graph, i)
-            return [Finding("wrong_gradient", check, summary, op, repro, repr(central), repr(g))], True
+            found = Finding(
+                "wrong_gradient", check, summary, op, repro, repr(central), repr(g), point=graph.leaves
+            )
+            return [found], True
         return [], kinks < len(grads)  # judged unless every derivative sat on a kink
 
     return judge

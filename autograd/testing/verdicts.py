@@ -14,6 +14,8 @@
   an inconclusive case once per ``(kind, op, check)``.
 * :func:`merge`: one finding per ``(kind, op)`` that names the others in its summary.
 * :func:`tally`: whether one example was judged or left inconclusive by a check.
+* :func:`severity` (and :func:`graded`, which applies it to a finding): how far off a wrong
+  value or gradient is, and whether its point is ordinary or extreme.
 
 The rule "failed only with a defect, passed only when something was judged" is
 :func:`autograd.testing.findings.outcome`.
@@ -21,21 +23,31 @@ The rule "failed only with a defect, passed only when something was judged" is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import ast
+import math
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
-from autograd.testing.findings import DEFECT_KINDS, Finding
+from autograd.testing.findings import DEFECT_KINDS, Finding, Severity
 
 __all__ = [
+    "INACCURATE_RTOL",
+    "INACCURATE_ULPS",
+    "ORDINARY_RANGE",
     "SECOND_VOTE_FD",
     "SecondVote",
     "Vote",
     "confirm",
     "deduplicate",
+    "graded",
     "identity",
     "merge",
+    "numbers",
     "second_vote",
+    "severity",
     "smallest",
     "tally",
 ]
@@ -149,3 +161,123 @@ def tally(findings: Iterable[Finding]) -> str:
     if kinds & set(DEFECT_KINDS):
         return "judged"
     return "inconclusive" if "inconclusive" in kinds else "judged"
+
+
+# ---------------------------------------------------------------------- severity
+#: A number of moderate magnitude: 0, or ``2**-500 <= |x| <= 2**500``.  A product, a square or a
+#: quotient of two such numbers is still a normal float, so no usual formula of an op or of its
+#: derivative leaves the normal floats on the way.
+ORDINARY_RANGE = (2.0**-500, 2.0**500)
+#: At an extreme point, a number off by at most this fraction of the exact result (its sign and
+#: first three digits right) is "inaccurate at the extremes"; more is "wrong".  Finite differences,
+#: the second vote of a float gradient, resolve about 1e-10: a confirmed error is rarely smaller.
+INACCURATE_RTOL = 1e-3
+#: ... or off by at most this many units in the last place of the exact result: on a subnormal
+#: result one last place can be most of it (5e-324 for 1e-323).
+INACCURATE_ULPS = 16
+
+
+def severity(expected: Any, actual: Any, point: Iterable[Any] = ()) -> Severity | None:
+    """How far off ``actual`` is from ``expected`` (numbers, or sequences of them of one length):
+    the worst number's relative error and error in ulps of the expected number, and its point.
+
+    The point is **ordinary** when every operand (``point``) and every exact result
+    (``expected``) is a finite number of moderate magnitude (:data:`ORDINARY_RANGE`), else
+    **extreme** (subnormal, tiny, huge, or near a pole, where the exact result is huge).  A
+    wrong number is labelled ``"wrong"`` at an ordinary point, or at an extreme point when it is
+    off by more than :data:`INACCURATE_RTOL` relative and :data:`INACCURATE_ULPS` last places;
+    otherwise (an extreme point, a small error) ``"inaccurate at the extremes"``.
+    ``None`` when the numbers cannot be paired (not numbers, or sequences of different lengths).
+    """
+    wants = list(expected) if isinstance(expected, Sequence) else [expected]
+    gots = list(actual) if isinstance(actual, Sequence) else [actual]
+    if not wants or len(wants) != len(gots) or not all(map(_is_number, [*wants, *gots])):
+        return None
+    ulps, relative = max(map(_error, wants, gots))
+    where = "ordinary" if all(map(_moderate, [*point, *wants])) else "extreme"
+    small = relative <= INACCURATE_RTOL or ulps <= INACCURATE_ULPS
+    label = "inaccurate at the extremes" if where == "extreme" and small else "wrong"
+    return Severity(label, where, relative, ulps)
+
+
+def graded(finding: Finding) -> Finding:
+    """A wrong value or gradient with its :func:`severity`, read from its ``expected`` and
+    ``actual`` (Python source of numbers) and its ``point``; any other finding as it is."""
+    if finding.kind not in ("wrong_value", "wrong_gradient") or finding.severity is not None:
+        return finding
+    return replace(
+        finding, severity=severity(numbers(finding.expected), numbers(finding.actual), finding.point)
+    )
+
+
+def numbers(source: str) -> list[Any] | None:
+    """The numbers written in ``source`` (``1.5``, ``-inf``, ``Fraction(1, 3)``,
+    ``np.float32(0.5)``, a number's ``str`` in quotes such as ``'1/3'``, or a list of them), or
+    ``None`` when it is anything else."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    items = tree.elts if isinstance(tree, ast.List | ast.Tuple) else [tree]
+    out = [_number(item) for item in items]
+    return None if any(x is None for x in out) else out
+
+
+def _number(node: ast.expr) -> Any:
+    if isinstance(node, ast.Constant) and _is_number(node.value):
+        return node.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a number as str() wrote it
+        return _str_number(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        x = _number(node.operand)
+        return None if x is None else (-x if isinstance(node.op, ast.USub) else x)
+    if isinstance(node, ast.Name) and node.id in ("inf", "nan"):
+        return float(node.id)
+    if isinstance(node, ast.Call) and not node.keywords:
+        args = [_number(a) for a in node.args]
+        fraction = isinstance(node.func, ast.Name) and node.func.id == "Fraction"
+        if fraction and len(args) == 2 and all(isinstance(a, int) for a in args):  # repr(Fraction(1, 3))
+            return Fraction(*args)
+        if len(args) == 1:  # a number type's repr, float('inf') too: np.float64(0.5)
+            return args[0]
+    return None
+
+
+def _str_number(text: str) -> Any:
+    """``str()`` of an int, a float or a Fraction (``'1/3'``), else ``None``."""
+    if "/" in text:
+        try:
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            return None
+    found = None if "[" in text or "(" in text else numbers(text)
+    return found[0] if found and len(found) == 1 else None
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float | Fraction) and not isinstance(x, bool)
+
+
+def _moderate(x: Any) -> bool:
+    return x == 0 or ORDINARY_RANGE[0] <= abs(x) <= ORDINARY_RANGE[1]  # not inf, not NaN
+
+
+def _error(want: Any, got: Any) -> tuple[float, float]:
+    """(ulps, relative error) of ``got`` against ``want``, computed exactly (floats are rationals)."""
+    finite = [isinstance(x, int | Fraction) or math.isfinite(x) for x in (want, got)]
+    if not all(finite):
+        return (0.0, 0.0) if want == got else (math.inf, math.inf)
+    error = abs(Fraction(got) - Fraction(want))
+    if not error:
+        return 0.0, 0.0
+    relative = _float(error / abs(Fraction(want))) if want != 0 else math.inf
+    # an exact result beyond the floats: in units of the largest float's last place
+    last_place = Fraction(math.ulp(min(_float(abs(Fraction(want))), sys.float_info.max)))
+    return _float(error / last_place), relative
+
+
+def _float(q: Fraction) -> float:
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf

@@ -1,7 +1,11 @@
 """Probe ``bad_inputs``: garbage as data and as an operand, refused at once?
 
-A str, None, a complex, NaN, a bool and a list as data, and a str operand: accepted
-without an error at once is ``accepts_invalid`` (with what happened next).
+A str, None, a complex, NaN, +inf, -inf, a bool and a list as data, and a str operand:
+accepted without an error at once is ``accepts_invalid`` (with what happened next), the
+values named.  A careful user expects a Value to hold a finite real number: an infinity or a
+NaN as a leaf makes every gradient through it inf or NaN (``inf - inf``, ``0 * inf``) with
+no error where it came from, so it is refused when the Value is made.  Accepting one is
+information, not a defect: the engine computes what it was given.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ GARBAGE: tuple[tuple[str, Any], ...] = (
     ("None", None),
     ("complex(1, 2)", complex(1, 2)),
     ("float('nan')", math.nan),
+    ("float('inf')", math.inf),
+    ("float('-inf')", -math.inf),
     ("True", True),
     ("[1]", [1]),
 )

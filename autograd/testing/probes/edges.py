@@ -412,7 +412,7 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
         findings.append(
             Finding(
                 "wrong_value", check, f"{point.label()}: value {show(got_value)}, expected {want_value!r}",
-                label, repro, repr(want_value), show(got_value),
+                label, repro, repr(want_value), show(got_value), point=point.args,
             )
         )  # fmt: skip
     for j, (got, grad) in enumerate(zip(got_grads, partials, strict=False)):
@@ -462,7 +462,7 @@ def _judge_gradient(
     vote = second_vote(Vote("sympy/mpmath", True, repr(want)), differences)
     kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"
     summary = f"{point.label()}: d/d{name} {show(got)}; {vote.text}"
-    return [Finding(kind, check, summary, spec.name, repro, repr(want), show(got))]
+    return [Finding(kind, check, summary, spec.name, repro, repr(want), show(got), point=point.args)]
 
 
 # ---------------------------------------------------------------------- which ops
