@@ -763,7 +763,9 @@ def _check_second_order(
         expected, actual = _numbers_source(r.oracle for r in rows), _numbers_source(r.engine for r in rows)
         if graph.rational and eng.exact:  # an exact comparison needs no second vote
             summary = f"second derivatives of {_where(graph)} differ from sympy's exactly (rationals)"
-            return [Finding("wrong_gradient", name, summary, None, text, expected, actual, point=graph.leaves)]
+            return [
+                Finding("wrong_gradient", name, summary, None, text, expected, actual, point=graph.leaves)
+            ]
         vote = verdicts.second_vote(verdicts.Vote("sympy", True), lambda: _hessian_fd_vote(eng, graph, got))
         kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"
         summary = f"second derivatives of {_where(graph)}: {vote.text}"

@@ -259,7 +259,7 @@ def _is_number(x: Any) -> bool:
 
 
 def _moderate(x: Any) -> bool:
-    return x == 0 or ORDINARY_RANGE[0] <= abs(x) <= ORDINARY_RANGE[1]  # not inf, not NaN
+    return bool(x == 0 or ORDINARY_RANGE[0] <= abs(x) <= ORDINARY_RANGE[1])  # not inf, not NaN
 
 
 def _error(want: Any, got: Any) -> tuple[float, float]:

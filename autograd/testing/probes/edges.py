@@ -392,8 +392,8 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
             eng.backward(out)
             got_grads = [eng.grad(v) for v in leaves]
     except EngineRaised as raised:
-        stage, exc = raised.stage, raised.exc
-        summary = f"{point.label()}: {stage} raises {error_line(exc)}"
+        stage, error = raised.stage, raised.exc
+        summary = f"{point.label()}: {stage} raises {error_line(error)}"
         if None in partials or any(abs(r) > FLOAT_MAX for r in (value, *partials)):
             # the exact gradient is not a finite float (the value is: edge_points keeps no other
             # point), and an engine may form it in the forward pass: a range limit; so is a result
@@ -402,11 +402,11 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
             # the engine's formulas left the floats (tanh(1e300) by exp(2x), 0 / x at 1e-300 by
             # x * x): a crash.
             return [Finding("convention", check, f"range limit: {summary}", label)]
-        if stage == "forward" and _added_zero(spec, point) and not isinstance(exc, ArithmeticError):
+        if stage == "forward" and _added_zero(spec, point) and not isinstance(error, ArithmeticError):
             # the constant 0 is not one the op was found to take: an engine may refuse it, clearly
-            refused = f"{point.source()}: the constant 0 is refused ({error_line(exc)})"
+            refused = f"{point.source()}: the constant 0 is refused ({error_line(error)})"
             return [Finding("unsupported", check, refused, label)]
-        return [Finding("crash", check, summary, label, repro, want, error_line(exc))]
+        return [Finding("crash", check, summary, label, repro, want, error_line(error))]
     findings = []
     if not _compare("x", point.args[0], got_value, value, _forward_tol(spec, point, value)).ok:
         findings.append(
