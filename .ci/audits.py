@@ -296,7 +296,8 @@ NOTES: dict[str, str] = {
         "to its output: on a leaf the gradient is right, but through an interior input nothing reaches the "
         "leaves (d gelu(x*1)/dx at 1 is 0, sympy 1.0833) and a leaf used in two gelus keeps one share "
         "(1.0833 instead of 2.1666). wrong_value (gelu): x * (1 + erf(x / sqrt 2)) / 2 cancels to -0.0 at "
-        "-16.635, where gelu is -6.47e-61. crash (powc), tanh: as femtograd; crash (sigmoid): as scalargrad. "
+        "-37.616, where gelu is -2.225e-308, the least normal float. crash (powc), tanh: as femtograd; "
+        "crash (sigmoid): as scalargrad. "
         "Parents in a tuple: deterministic. All by confirm_audits."
     ),
     "vizgrad==0.1.2": (
