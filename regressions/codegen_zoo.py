@@ -254,7 +254,8 @@ def graph_function(graph: Graph) -> Callable[..., Value]:
     def f(*xs: Value) -> Value:
         values = list(xs)
         for node in graph.nodes:
-            values.append(_ENGINE.apply(OPS[node.op], [values[a] for a in node.args], node.const))
+            fn, args = _ENGINE.call_of(OPS[node.op], [values[a] for a in node.args], node.const)
+            values.append(fn(*args))  # the engine's own op: its errors are the engine's, as traced
         return values[graph.out]
 
     f.__name__ = f"graph {graph.code()}"

@@ -735,13 +735,14 @@ def test_a_run_whose_tolerance_cannot_be_derived_is_counted_once_as_not_judged(m
 
 
 def test_a_float_pass_through_rounding_ops_is_judged_with_the_tolerance_of_its_subgraph():
-    # v0 / v1 at 1/3, 7/3: the engine's d/dv1 = -v0 / v1 ** 2 is one ulp from the model's exact
-    # value rounded; the tolerance derived from the pass's subgraph (v0 / v1, not the leaves
-    # alone, whose tolerance is next to nothing) covers it
+    # v0 / v1 at 3, 11: the engine's d/dv1 = -(v0 / v1) / v1 is one ulp from the model's exact
+    # value rounded (-0.024793388429752063 for -3/121, -0.024793388429752067); the tolerance derived
+    # from the pass's subgraph (v0 / v1, not the leaves alone, whose tolerance is next to nothing)
+    # covers it
     eng = resolve_engine(float_only.Value)
     machine = C.stateful_machine(eng, C.backward_convention(eng))()
-    machine.first_leaf(Fraction(1, 3))
-    machine.leaf(Fraction(7, 3))
+    machine.first_leaf(Fraction(3))
+    machine.leaf(Fraction(11))
     machine.binary(Picks(0, 1), "div")
     machine.backward(Picks(2, False))
     got = eng.grad(machine.values[1])

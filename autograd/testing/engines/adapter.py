@@ -221,12 +221,15 @@ class Engine:
         """The op ``spec`` (an :class:`~autograd.testing.ops.OpSpec`) applied to the engine's
         ``values`` (with its constant ``const``): what to call and with which operands is chosen
         here, from the row's :class:`~autograd.testing.ops.Call`; only the call is the engine's."""
-        fn, args = self._resolve(spec, values, const)
+        fn, args = self.call_of(spec, values, const)
         return boundary.engine_call(stage, fn, *args)
 
-    def _resolve(
-        self, spec: Any, values: Sequence[Any], const: Any
+    def call_of(
+        self, spec: Any, values: Sequence[Any], const: Any = None
     ) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """What :meth:`apply` calls, without calling it: the engine's callable and its arguments.
+        For code that runs the engine's ops itself, outside the audit (a function traced by a
+        compiler): what the engine raises then is its own exception, not ``EngineRaised``."""
         call = spec.call
         if call.target is None:
             raise TypeError(
