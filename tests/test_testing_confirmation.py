@@ -94,29 +94,6 @@ def test_a_gradient_wrong_in_the_run_judged_is_confirmed_on_that_runs_numbers(op
     assert not [f for f in found if "not a defect" in f.summary or "agree with the engine" in f.summary]
 
 
-def test_an_unconfirmed_disagreement_says_it_is_unresolved_with_both_numbers():
-    first = verdicts.Vote("sympy", True, "[1.0]")
-    agrees = verdicts.second_vote(first, lambda: verdicts.Vote("finite differences", False, "[0.5]"))
-    assert agrees == verdicts.SecondVote(
-        "inconclusive", "sympy [1.0] differs, finite differences [0.5]: not confirmed, unresolved"
-    )
-    blind = verdicts.second_vote(first, lambda: verdicts.Vote("finite differences", None, "a kink"))
-    assert blind == verdicts.SecondVote(
-        "inconclusive", "sympy [1.0] differs, finite differences cannot judge (a kink): unresolved"
-    )
-    confirmed = verdicts.second_vote(first, lambda: verdicts.Vote("finite differences", True, "[1.0]"))
-    assert confirmed == verdicts.SecondVote(
-        "defect", "sympy [1.0] differs, confirmed by finite differences [1.0]"
-    )
-
-
-def test_the_second_method_is_not_asked_when_the_first_agrees():
-    def never():
-        raise AssertionError("the second method was asked")
-
-    assert verdicts.second_vote(verdicts.Vote("sympy", False), never) == verdicts.SecondVote(None, "")
-
-
 def test_a_summary_names_only_the_leaves_its_expression_uses():
     # the build-order engine's divc findings come from graphs with leaves no node uses
     found = run_check("symbolic", "tests.engines.planted_build_order", examples=20, ops=["divc"]).findings

@@ -189,3 +189,26 @@ def test_merging_counts_more_points_only_past_those_shown():
     points = [Finding("wrong_value", "edge_points", f"at {x}", "tanh") for x in range(3)]
     (merged,) = verdicts.merge(points)
     assert merged.summary == "at 0 (also: at 1; at 2)"
+
+
+def test_an_unconfirmed_disagreement_says_it_is_unresolved_with_both_numbers():
+    first = verdicts.Vote("sympy", True, "[1.0]")
+    agrees = verdicts.second_vote(first, lambda: verdicts.Vote("finite differences", False, "[0.5]"))
+    assert agrees == verdicts.SecondVote(
+        "inconclusive", "sympy [1.0] differs, finite differences [0.5]: not confirmed, unresolved"
+    )
+    blind = verdicts.second_vote(first, lambda: verdicts.Vote("finite differences", None, "a kink"))
+    assert blind == verdicts.SecondVote(
+        "inconclusive", "sympy [1.0] differs, finite differences cannot judge (a kink): unresolved"
+    )
+    confirmed = verdicts.second_vote(first, lambda: verdicts.Vote("finite differences", True, "[1.0]"))
+    assert confirmed == verdicts.SecondVote(
+        "defect", "sympy [1.0] differs, confirmed by finite differences [1.0]"
+    )
+
+
+def test_the_second_method_is_not_asked_when_the_first_agrees():
+    def never():
+        raise AssertionError("the second method was asked")
+
+    assert verdicts.second_vote(verdicts.Vote("sympy", False), never) == verdicts.SecondVote(None, "")
