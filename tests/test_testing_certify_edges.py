@@ -74,13 +74,24 @@ def test_an_interval_value_is_marked_not_exact():
     assert found.exact is False
 
 
-def test_a_log_whose_argument_cancels_below_128_bits_is_certified():
-    # exp(x) - 1 - x at 2**-70 is about 2**-141: its 128-bit interval has negative numbers, the
-    # log of which is no real number, yet the value is real: log(expm1(x) - x) at 60 digits
-    (found,) = certify((X,), [sympy.log(sympy.exp(X) - 1 - X)], (2.0**-70,))
-    assert float(found) == -97.7337524589523
-    want = Fraction("-97.733752458952288627829446781287144665199040429826709947319")
-    assert abs(rational(found.value) - want) <= rational(found.radius) + Fraction(1, 10**50)
+@pytest.mark.parametrize(
+    ("x", "want"),
+    [
+        # exp(x) - 1 - x at 2**-70 is about 2**-141: its 128-bit interval reaches 0, whose log
+        # is no real number, yet the value is real
+        (2.0**-70, "-97.7337524589522886278294467812871446651991628173661861244089"),
+        # at 2**-130 it is about 2**-261: exp(x) rounds down to 1 at 128 bits and the interval
+        # has negative numbers, whose log is an error; at 256 bits it reaches 0
+        (2.0**-130, "-180.9114141261457257578975837005840842677052901733702000156"),
+    ],
+)
+def test_a_log_whose_argument_cancels_at_low_precision_is_certified(x, want):
+    # want: log(expm1(x) - x) by mpmath at 250 digits, and 2 log x - log 2 + log of the series
+    # sum 2 x**k / (k + 2)! at 250 digits, which agree to 1e-210
+    (found,) = certify((X,), [sympy.log(sympy.exp(X) - 1 - X)], (x,))
+    assert float(found) == float(want) and found.exact is False
+    assert abs(rational(found.value) - Fraction(want)) <= rational(found.radius) + Fraction(1, 10**55)
+    assert found.radius <= abs(found.value) * 2.0**-70
 
 
 def test_a_value_that_needs_only_its_sign_is_returned_without_settling():
@@ -149,6 +160,23 @@ def test_point_evaluations_must_agree_after_the_cancellation_not_before():
     assert found.exact is False and found.radius <= abs(found.value) * 2.0**-70
 
 
+def test_point_evaluations_that_round_to_one_float_must_also_agree_to_the_settled_width():
+    # (y + 1/3)**2 - y**2 - 2 y / 3 = 1/9 exactly; at y = 2**30 the 128-bit evaluation is off
+    # by some 2**-64 of it: the same float as 1/9, yet not settled
+    expr = sympy.loggamma(Z) + (Y + sympy.Rational(1, 3)) ** 2 - Y**2 - 2 * Y / 3
+    (found,) = certify((Y, Z), [expr], (2.0**30, 2.0))  # loggamma(2) = 0
+    assert float(found) == 1 / 9 and found.exact is False
+    assert abs(rational(found.value) - Fraction(1, 9)) <= rational(found.radius)
+    assert found.radius <= abs(found.value) * 2.0**-70
+
+
+def test_a_point_expression_with_functions_that_have_intervals_is_evaluated_at_points():
+    # loggamma has no interval version: exp and the constant 1/2 are evaluated at points too
+    (found,) = certify((X,), [sympy.loggamma(X) + sympy.exp(X) / 2], (2.0,))
+    assert float(found) == 3.694528049465325  # e**2 / 2 at 60 digits
+    assert found.exact is False and found.radius <= abs(found.value) * 2.0**-70
+
+
 def test_a_point_value_that_loses_bits_at_128_carries_a_radius_within_the_settled_width():
     # loggamma(2 + x) / x at x = 2**-64 ~ 1 - euler: at 128 bits only some 64 bits of it are right
     (found,) = certify((X,), [sympy.loggamma(2 + X) / X], (2.0**-64,))
@@ -161,3 +189,10 @@ def test_a_point_where_mpmath_is_complex_and_sympy_cannot_say_is_unresolved():
     with pytest.raises(ReferenceUnresolved) as info:
         certify((X,), [sympy.loggamma(X)], (-0.5,))
     assert info.value.reason == "the reference did not settle: the evaluation failed at 8192 bits"
+
+
+def test_a_value_of_minus_infinity_is_undefined():
+    # Ei(0) = -oo (a real infinity, unlike the complex infinity of log(0)): no finite value,
+    # alone or as a factor
+    assert certify((X,), [sympy.Ei(X)], (0.0,)) == (UNDEFINED,)
+    assert certify((X,), [X * sympy.Ei(X - 1)], (1.0,)) == (UNDEFINED,)
