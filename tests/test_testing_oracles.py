@@ -144,3 +144,36 @@ def test_a_number_with_more_digits_than_str_converts_is_shown_not_raised():
     assert _short(10**30) == "1" + "0" * 30
     # any other number an engine hands back (a Decimal, a numpy scalar) is shown as it is
     assert _short(Decimal("0.25")) == "Decimal('0.25')" and _short(None) == "None"
+
+
+# ---------------------------------------------------------------------- the numbers of one run
+# v * w at (3/4, -1/2): d/dv = -1/2, d/dw = 3/4, by hand
+_MUL = Graph((Fraction(3, 4), Fraction(-1, 2)), (Node("mul", (0, 1)),))
+_RIGHT, _WRONG = [Fraction(-1, 2), Fraction(3, 4)], [Fraction(-1, 2), Fraction(1, 2)]
+
+
+@pytest.mark.parametrize("oracle", [assert_grads_exact, assert_grads_symbolic, assert_grads_fd])
+def test_an_oracle_judges_the_gradients_it_is_given_not_a_run_of_its_own(oracle):
+    graph = _MUL if oracle is assert_grads_exact else _MUL.with_leaves([0.75, -0.5])
+    right, wrong = ([float(g) for g in grads] for grads in (_RIGHT, _WRONG))
+    if oracle is assert_grads_exact:
+        right, wrong = _RIGHT, _WRONG
+    oracle(graph, wrong_engine("mul", 2), grads=right)  # a wrong engine, its numbers not asked for
+    with pytest.raises(GradientMismatch):
+        oracle(graph, autograd, grads=wrong)  # a right engine, handed wrong numbers
+
+
+def test_finite_differences_as_the_second_vote_judge_the_given_numbers_and_show_their_own():
+    from autograd.testing import verdicts
+    from autograd.testing.oracles import fd_vote
+
+    graph = _MUL.with_leaves([0.75, -0.5])
+    agrees, rejects = fd_vote(graph, autograd, [-0.5, 0.75]), fd_vote(graph, autograd, [-0.5, 0.5])
+    for vote, verdict in ((agrees, False), (rejects, True)):
+        assert (vote.method, vote.rejects) == ("finite differences", verdict)
+        shown = re.fullmatch(r"\[(\S+), (\S+)\]", vote.says)  # the differences' own numbers
+        assert shown and [round(float(x), 6) for x in shown.groups()] == [-0.5, 0.75], vote.says
+    assert fd_vote(graph, wrong_engine("mul", 2), [-0.5, 0.75], method="m").method == "m"
+    kink = Graph((0.0,), (Node("relu", (0,)),))  # no step along x0 avoids relu's kink
+    blind = fd_vote(kink, autograd, [1.0])
+    assert blind == verdicts.Vote("finite differences", None, blind.says) and "kink" in blind.says
