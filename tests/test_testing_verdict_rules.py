@@ -207,6 +207,13 @@ def test_an_unconfirmed_disagreement_says_it_is_unresolved_with_both_numbers():
     )
 
 
+def test_a_vote_that_shows_no_numbers_leaves_no_trailing_space():
+    confirmed = verdicts.second_vote(
+        verdicts.Vote("sympy", True), lambda: verdicts.Vote("exact rationals", True)
+    )
+    assert confirmed == verdicts.SecondVote("defect", "sympy differs, confirmed by exact rationals")
+
+
 def test_the_second_method_is_not_asked_when_the_first_agrees():
     def never():
         raise AssertionError("the second method was asked")
