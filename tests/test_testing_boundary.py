@@ -217,3 +217,16 @@ def test_the_exit_statuses_are_in_the_help(capsys):
         main(["audit", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "3 an error of autograd.testing itself" in out
+
+
+def test_a_harness_fault_names_the_exception_and_keeps_its_whole_traceback():
+    def ours(*args, **kwargs):
+        return args, kwargs
+
+    assert boundary.tool_call(ours, 1, 2, key="word") == ((1, 2), {"key": "word"})
+    with pytest.raises(boundary.HarnessFault) as fault:
+        boundary.tool_call(dict.__getitem__, {}, "missing")
+    assert str(fault.value) == "KeyError: 'missing'"
+    report = fault.value.report()
+    assert report.startswith("Traceback (most recent call last):\n  File ")  # the lines joined as they are
+    assert report.endswith(boundary.HARNESS_FAULT_LINE)

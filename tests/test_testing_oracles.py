@@ -177,3 +177,15 @@ def test_finite_differences_as_the_second_vote_judge_the_given_numbers_and_show_
     kink = Graph((0.0,), (Node("relu", (0,)),))  # no step along x0 avoids relu's kink
     blind = fd_vote(kink, autograd, [1.0])
     assert blind == verdicts.Vote("finite differences", None, blind.says) and "kink" in blind.says
+
+
+def test_the_second_vote_judges_a_float32_engine_at_its_own_precision():
+    # d/dv of v * w off by 1e-7 relative: within float32's rounding, far outside float64's; the
+    # vote must judge with the engine it was given (a default engine would be float64)
+    from autograd.testing import resolve_engine
+    from autograd.testing.oracles import fd_vote
+    from tests.engines import float32
+
+    graph = _MUL.with_leaves([0.75, -0.5])
+    vote = fd_vote(graph, resolve_engine(float32), [-0.5 * (1 + 1e-7), 0.75])
+    assert vote.rejects is False, vote
