@@ -16,7 +16,7 @@ import sympy
 
 import autograd
 from autograd.testing import UNDEFINED, ReferenceUnresolved, certify
-from autograd.testing.audit import run_check
+from autograd.testing import run_check
 from autograd.testing.catalogue import known
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.ops import OPS, Call, OpSpec, registered

@@ -16,7 +16,7 @@ import autograd
 import autograd.testing.identify as identify_module
 import autograd.testing.selfcheck as selfcheck_module
 from autograd.testing import audit, resolve_engine
-from autograd.testing.audit import run_checks
+from autograd.testing import run_checks
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.identify import extra_capabilities, extra_ops, identify, unjudged_methods
 from autograd.testing.ops import OPS, display

@@ -12,7 +12,7 @@ import pytest
 
 import autograd
 from autograd.testing import verify_engine
-from autograd.testing.audit import SearchMode, run_check, run_checks
+from autograd.testing import SearchMode, run_check, run_checks
 from autograd.testing.checks import OUR_CONVENTION, BackwardConvention, backward_convention
 from autograd.testing.findings import Finding, outcome
 from autograd.testing.verify import CHECKS, OURS, RENAMED, Conventions, _result
