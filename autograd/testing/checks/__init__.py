@@ -30,7 +30,7 @@ from autograd.testing.checks.conventions import (
     convention_reproducer,
     model_backward,
 )
-from autograd.testing.checks.machine import SEEN, EngineCrash, ModelMismatch, run_stateful, stateful_machine
+from autograd.testing.checks.machine import SEEN, EngineCrash, ModelMismatch
 from autograd.testing.checks.properties import (
     PropertyViolated,
     chain_graph,
@@ -46,6 +46,7 @@ from autograd.testing.checks.properties import (
     mlp_loss_graph,
 )
 from autograd.testing.checks.registry import REGISTRY, Check, Run, check
+from autograd.testing.checks.stateful import run_stateful, stateful_machine
 
 __all__ = [
     "OUR_CONVENTION", "REGISTRY", "SEEN", "BackwardConvention", "Check", "EngineCrash", "ModelMismatch",

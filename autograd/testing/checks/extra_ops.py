@@ -176,18 +176,18 @@ def _judge_known(eng: Engine, check: str, op: str) -> Callable[[Graph], list[Fin
         try:
             _, grads = run_graph(eng, graph)
         except EngineRaised as raised:
-            return ([_crash(eng, check, graph, raised, op)],)
+            return [_crash(eng, check, graph, raised, op)]
         exact = graph.rational and eng.exact
         try:
             if exact:
                 oracles.assert_grads_exact(graph, eng, grads=grads)
             else:
                 oracles.assert_grads_symbolic(graph, eng, grads=grads)
-            return ([],)
+            return []
         except oracles.GradientMismatch as mismatch:
             report = mismatch.report
         except OracleInconclusive as exc:
-            return ([Finding("inconclusive", check, f"{where(graph)}: {exc.reason}", op)],)
+            return [Finding("inconclusive", check, f"{where(graph)}: {exc.reason}", op)]
         expected = _listed(float(r.oracle) for r in report.rows)
         actual = _listed(r.engine for r in report.rows)
         if exact:
@@ -199,21 +199,18 @@ def _judge_known(eng: Engine, check: str, op: str) -> Callable[[Graph], list[Fin
             )
             summary = f"{where(graph)}: engine {actual}; {vote.text}"
             if vote.kind != "defect":
-                return ([Finding("inconclusive", check, summary, op)],)
-        return (
-            [
-                Finding(
-                    "wrong_gradient",
-                    check,
-                    summary,
-                    op,
-                    graph.snippet(eng, expected),
-                    expected,
-                    actual,
-                    point=graph.leaves,
-                )
-            ],
+                return [Finding("inconclusive", check, summary, op)]
+        found = Finding(
+            "wrong_gradient",
+            check,
+            summary,
+            op,
+            graph.snippet(eng, expected),
+            expected,
+            actual,
+            point=graph.leaves,
         )
+        return [found]
 
     return judge
 
@@ -227,7 +224,7 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], list[F
             _, grads = run_graph(eng, graph)
             slopes = [_real(g) for g in grads]
         except EngineRaised as raised:
-            return ([_crash(eng, check, graph, raised, op)],)
+            return [_crash(eng, check, graph, raised, op)]
         point = [float(x) for x in graph.leaves]
         kinks = 0  # derivatives at a point where the function has none: not a case to judge
         for i, (g, slope) in enumerate(zip(grads, slopes, strict=True)):
@@ -246,16 +243,8 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], list[F
                 h = 1e-6 * scale
                 ahead, here, behind = along(h), along(0.0), along(-h)
             except EngineRaised as raised:  # the forward refuses a nearby point: no verdict here
-                return (
-                    [
-                        Finding(
-                            "inconclusive",
-                            check,
-                            f"{where(graph)}: the {raised.stage} raises {raised} near the point",
-                            op,
-                        )
-                    ],
-                )
+                summary = f"{where(graph)}: the {raised.stage} raises {raised} near the point"
+                return [Finding("inconclusive", check, summary, op)]
             central = (ahead - behind) / (2 * h)
             right, left = (ahead - here) / h, (here - behind) / h  # one-sided slopes: a kink if they differ
             kink = abs(right - left) >= 0.1 * min(abs(slope - right), abs(slope - left))
@@ -268,7 +257,7 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], list[F
                     f"d/dx{i} of {where(graph)}: the Taylor remainder shrinks like h (orders {orders}), "
                     "but not at a 1000 times smaller step: not confirmed, unresolved"
                 )
-                return ([Finding("inconclusive", check, summary, op)],)
+                return [Finding("inconclusive", check, summary, op)]
             summary = (
                 f"d/dx{i} of {where(graph)}: engine {g!r}, central differences of its own forward "
                 f"{central!r}; the Taylor remainder shrinks like h, not h^2 (orders {orders}), at two "
@@ -278,7 +267,7 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], list[F
             found = Finding(
                 "wrong_gradient", check, summary, op, repro, repr(central), repr(g), point=graph.leaves
             )
-            return ([found],)
+            return [found]
         if grads and kinks == len(grads):  # no derivative anywhere here: nothing could be judged
             return [Finding("inconclusive", check, f"{where(graph)}: every derivative sits on a kink", op)]
         return []

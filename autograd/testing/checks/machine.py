@@ -8,7 +8,8 @@ the op table's plain-number column, every local partial from sympy's diff, and a
 model gradients under the convention (ours by default; the audit passes the one it observed).
 After every step every gradient must equal the model's exactly (floats: within the tolerance
 derived pass by pass).  :class:`GradientMachine` holds the rules every engine gets; the rule
-classes below it are added by :func:`stateful_machine` when the engine can take them.
+classes below it are added by :func:`~autograd.testing.checks.stateful.stateful_machine` when the
+engine can take them.
 """
 
 from __future__ import annotations
@@ -26,50 +27,28 @@ from hypothesis.stateful import (
     invariant,
     precondition,
     rule,
-    run_state_machine_as_test,
 )
 
 from autograd.testing import strategies as gs
 from autograd.testing.boundary import EngineRaised
-from autograd.testing.checks.conventions import OUR_CONVENTION, BackwardConvention, model_backward, reachable
+from autograd.testing.checks.conventions import BackwardConvention, model_backward, reachable
 from autograd.testing.checks.properties import agrees, leaf_tolerances
-from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.engines import Engine
 from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.ops import OPS
 from autograd.testing.reference import certify
 from autograd.testing.reproducers import grad_assignment
-from autograd.testing.runner import settings
 
-__all__ = ["SEEN", "EngineCrash", "GradientMachine", "ModelMismatch", "run_stateful", "stateful_machine"]
-
-#: The ops the machine builds with: they keep rationals rational (with these constants).
-RATIONAL_BINARY = ("add", "sub", "mul", "div")
-RATIONAL_UNARY = (
-    ("neg", None),
-    ("relu", None),
-    ("powc", 2),
-    ("powc", -1),
-    ("mulc", Fraction(-1, 2)),
-    ("addc", 1),
-)
-
-
-def _exact_gradients(eng: Engine, op: str, c: Any) -> bool:
-    """Whether ``op``'s gradients come back exact (int or Fraction) at 4/3 and 5/3, points where a
-    float is rounded: the exact machine judges by equality, which an engine otherwise exact but
-    sending back a float (``x ** c``'s, say) cannot meet; the float checks judge such an op.  An
-    op the engine raises on here is left out too (the checks per op report the crash)."""
-    spec = OPS[op]
-
-    def gradients() -> list[Any]:
-        leaves = [eng.make(x) for x in (Fraction(4, 3), Fraction(5, 3))[: spec.arity]]
-        eng.backward(eng.apply(spec, leaves, c))
-        return [eng.grad(v) for v in leaves]
-
-    try:
-        return all(type(g) in (int, Fraction) for g in gradients())
-    except EngineRaised:
-        return False
+__all__ = [
+    "SEEN",
+    "BinaryRule",
+    "EngineCrash",
+    "GradientMachine",
+    "HigherOrderRules",
+    "ModelMismatch",
+    "UnaryRule",
+    "ZeroGradRule",
+]
 
 
 class ModelMismatch(AssertionError):
@@ -183,7 +162,7 @@ class GradientMachine(RuleBasedStateMachine):
         # hypothesis turns some rules off for a whole run (swarm testing): zeroing, judged
         # only by a pass after it, is drawn from here too, so that no run lacks it
         if self.settable and self._holding() and data.draw(st.booleans()):
-            self.zero_grad(data)
+            self._zero_grad(data)
 
     def _judgeable(self, y: int) -> bool:
         """Whether a plain backward() from ``y`` can be judged: with accumulated interior
@@ -241,6 +220,23 @@ class GradientMachine(RuleBasedStateMachine):
     def _holding(self) -> list[int]:
         """The leaves whose gradients are not 0 (as the model has them)."""
         return [k for k in self._leaves() if self.model[k] != 0]
+
+    def _zero_grad(self, data: Any) -> None:
+        """A leaf's gradient set to 0 (preferring one that holds a gradient), half the time
+        followed by a pass that reaches it (the rule of :class:`ZeroGradRule`)."""
+        k = data.draw(st.sampled_from(self._holding() if data.draw(st.booleans()) else self._leaves()))
+        self.script.append(grad_assignment(self.eng, f"v{k}", self.values[k], 0))
+        self._engine(self.eng.set_grad, self.values[k], 0)
+        self.model[k] = Fraction(0)
+        self.tol[k] = 0.0
+        self.is_value[k] = False
+        self.second.pop(k, None)
+        if not self.rational:
+            self.unknown.discard(k)
+        if data.draw(st.booleans()):
+            # (k itself is one: from a leaf nothing interior is reached)
+            reaching = [y for y in range(len(self.values)) if k in reachable(self.args, y)]
+            self._backward_from(data.draw(st.sampled_from([y for y in reaching if self._judgeable(y)])))
 
     @invariant()
     def gradients_match_model(self) -> None:
@@ -314,19 +310,7 @@ class ZeroGradRule(GradientMachine):
     @precondition(lambda self: bool(self._holding()))
     @rule(data=st.data())
     def zero_grad(self, data: Any) -> None:
-        k = data.draw(st.sampled_from(self._holding() if data.draw(st.booleans()) else self._leaves()))
-        self.script.append(grad_assignment(self.eng, f"v{k}", self.values[k], 0))
-        self._engine(self.eng.set_grad, self.values[k], 0)
-        self.model[k] = Fraction(0)
-        self.tol[k] = 0.0
-        self.is_value[k] = False
-        self.second.pop(k, None)
-        if not self.rational:
-            self.unknown.discard(k)
-        if data.draw(st.booleans()):
-            # (k itself is one: from a leaf nothing interior is reached)
-            reaching = [y for y in range(len(self.values)) if k in reachable(self.args, y)]
-            self._backward_from(data.draw(st.sampled_from([y for y in reaching if self._judgeable(y)])))
+        self._zero_grad(data)
 
 
 class BinaryRule(GradientMachine):
@@ -402,83 +386,3 @@ class HigherOrderRules(GradientMachine):
         self.script.append(f"g.{self.eng.backward_method}()")
         self._engine(self.eng.backward, g)
         self.unknown = {i for i, a in enumerate(self.args) if a is not None}
-
-
-def stateful_machine(
-    engine: Any = None, convention: BackwardConvention = OUR_CONVENTION, *, exact: bool | None = None
-) -> type[GradientMachine]:
-    """The state machine for ``engine`` under ``convention`` (see the module docstring).
-
-    An engine with higher order (and our convention) also gets create_graph steps:
-    ``backward(create_graph=True)`` from any node (the gradients' values as in a plain
-    pass; every reached gradient a Value; a later plain pass makes interior ones numbers
-    again, leaves stay Values until zeroed), and the derivative of a leaf's Value
-    gradient: every leaf zeroed, then a plain ``backward()`` from it must leave in each
-    leaf j the sum, over the create_graph passes it holds, of d2 y / d leaf d x_j, from
-    sympy's diff twice (exact).  Interior gradients after that pass depend on how the
-    engine wrote its rules, so they are not judged until a later pass resets them.
-
-    With ``exact=False`` (the default for an engine that does not keep Fractions exact) the
-    leaves are floats (the model holds the same numbers as exact rationals) and each leaf
-    gradient must be within the tolerance derived, pass by pass, from the subgraph each
-    ``backward()`` ran on; interior gradients and create_graph steps are then not judged.
-    The class counts its runs (``runs``) and the runs with a pass whose tolerance could not
-    be derived (``unjudged``; its leaves' gradients are not judged until zeroed).
-
-    An engine whose gradient cannot be written (no ``set_grad``: a read-only property, a method,
-    an adapter without it; ``Engine.settable_grad``) gets no zero_grad and no create_graph rules;
-    ``not_judged`` says so, as it does for ops left out.
-    """
-    eng = resolve_engine(engine)
-    rational = eng.exact if exact is None else exact
-    settable = eng.settable_grad  # zeroing a gradient needs set_grad
-    higher = rational and convention == OUR_CONVENTION and eng.higher_order and settable
-    # only ops the engine has (with constants it takes): a missing op is a fact, not a failure
-    binary_ops = [op for op in RATIONAL_BINARY if eng.supports(op)]
-    unary_ops = [
-        (op, c)
-        for op, c in RATIONAL_UNARY
-        if eng.supports(op) and (c is None or c in OPS[op].usable_consts(eng))
-    ]
-    # the exact machine judges by equality: ops whose gradients come back as floats are left out
-    inexact: list[tuple[str, Any]] = []
-    if rational:
-        inexact = [(op, None) for op in binary_ops if not _exact_gradients(eng, op, None)]
-        inexact += [(op, c) for op, c in unary_ops if not _exact_gradients(eng, op, c)]
-        binary_ops = [op for op in binary_ops if (op, None) not in inexact]
-        unary_ops = [u for u in unary_ops if u not in inexact]
-    not_judged: tuple[str, ...] = ()
-    if inexact:
-        shown = ", ".join(OPS[op].source(["x", "y"][: OPS[op].arity], c) for op, c in inexact)
-        not_judged += (f"{shown} (gradients not exact numbers: equality cannot judge them)",)
-    if not settable:
-        not_judged += ("zero_grad (writing a leaf's gradient: the engine, or its adapter, has no set_grad)",)
-    # an engine without binary ops, or without unary ones (Values only, no constants, no
-    # negation), gets no such rule: sampling from nothing is an error
-    offered = (
-        (ZeroGradRule, settable),
-        (BinaryRule, binary_ops),
-        (UnaryRule, unary_ops),
-        (HigherOrderRules, higher),
-    )
-    rules = [rule_class for rule_class, wanted in offered if wanted]
-    setup = {
-        "eng": eng, "convention": convention, "rational": rational, "settable": settable, "higher": higher,
-        "binary_ops": binary_ops, "unary_ops": unary_ops, "not_judged": not_judged, "runs": 0, "unjudged": 0,
-        # an op valid everywhere, for a draw outside an op's domain: -a, else a + a (only an op the
-        # machine uses anyway: one left out above, as unsupported or inexact, is left out here too)
-        "fallback": ("neg", 1) if ("neg", None) in unary_ops else ("add", 2) if "add" in binary_ops else None,
-    }  # fmt: skip
-    machine: type[GradientMachine] = type("GradientMachine", (*rules, GradientMachine), setup)
-    return machine
-
-
-def run_stateful(
-    engine: Any, example: None = None, *, max_examples: int = 30, phases: Any = None,
-    convention: BackwardConvention = OUR_CONVENTION,
-) -> None:  # fmt: skip
-    """Run the state machine deterministically against the engine (raises on a failure)."""
-    extra = {"phases": phases} if phases is not None else {}
-    run_state_machine_as_test(
-        stateful_machine(engine, convention), settings=settings(max_examples, stateful_step_count=15, **extra)
-    )

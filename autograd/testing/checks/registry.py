@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from autograd.testing.boundary import EngineRaised
 from autograd.testing.engines import Engine
@@ -69,11 +69,14 @@ def _register(entry: Check) -> None:
     REGISTRY[entry.names[0]] = entry
 
 
-def check(*reported: str, order: float) -> Callable[[Callable[[Run], Any]], Callable[[Run], Any]]:
+CheckFunction = TypeVar("CheckFunction", bound=Callable[[Run], Any])
+
+
+def check(*reported: str, order: float) -> Callable[[CheckFunction], CheckFunction]:
     """Register ``run(run) -> CheckOutcome | list[CheckOutcome]`` reporting ``reported``, at
     ``order`` in the report."""
 
-    def register(run: Callable[[Run], Any]) -> Callable[[Run], Any]:
+    def register(run: CheckFunction) -> CheckFunction:
         def outcomes(r: Run) -> list[CheckOutcome]:
             got = run(r)
             return list(got) if isinstance(got, list) else [got]
