@@ -46,13 +46,13 @@ from autograd.testing.checks.properties import (
     mlp_loss_graph,
 )
 from autograd.testing.checks.registry import REGISTRY, Check, Run, check
-from autograd.testing.checks.stateful import run_stateful, stateful_machine
+from autograd.testing.checks.stateful import RATIONAL_BINARY, RATIONAL_UNARY, run_stateful, stateful_machine
 
 __all__ = [
-    "OUR_CONVENTION", "REGISTRY", "SEEN", "BackwardConvention", "Check", "EngineCrash", "ModelMismatch",
-    "PropertyViolated", "Run", "backward_convention", "chain_graph", "check", "check_backward_twice",
-    "check_build_order", "check_chain_sweep", "check_exact", "check_fd", "check_forward", "check_linearity",
-    "check_mlp", "convention_gradients", "convention_reproducer", "extra_ops", "linear_combination_graphs",
-    "mlp_loss_graph", "model_backward", "per_op", "run_stateful", "second_order", "stateful",
-    "stateful_machine",
+    "OUR_CONVENTION", "RATIONAL_BINARY", "RATIONAL_UNARY", "REGISTRY", "SEEN", "BackwardConvention",
+    "Check", "EngineCrash", "ModelMismatch", "PropertyViolated", "Run", "backward_convention",
+    "chain_graph", "check", "check_backward_twice", "check_build_order", "check_chain_sweep", "check_exact",
+    "check_fd", "check_forward", "check_linearity", "check_mlp", "convention_gradients",
+    "convention_reproducer", "extra_ops", "linear_combination_graphs", "mlp_loss_graph", "model_backward",
+    "per_op", "run_stateful", "second_order", "stateful", "stateful_machine",
 ]  # fmt: skip
