@@ -15,8 +15,9 @@ import sympy
 from mpmath import iv
 
 import autograd
-from autograd.testing import catalogue, resolve_engine
-from autograd.testing.catalogue import (
+from autograd.testing import resolve_engine
+from autograd.testing.ops import catalogue
+from autograd.testing.ops.catalogue import (
     CATALOGUE,
     EXACT_FUNCTIONS,
     FIT,

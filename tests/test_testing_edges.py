@@ -184,7 +184,7 @@ def test_a_constant_the_op_has_already_is_not_added_again():
 
 
 def test_a_familys_parameter_is_the_only_constant_of_its_points():
-    from autograd.testing.catalogue import known
+    from autograd.testing.ops.catalogue import known
 
     assert edge_consts(known("leaky_relu")) == (0.01,)  # no 0 added: the engine's slope is this one
     assert edge_consts(known("leaky_relu"), (0.2,)) == (0.2,)
