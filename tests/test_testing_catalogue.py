@@ -16,6 +16,7 @@ from mpmath import iv
 
 import autograd
 from autograd.testing import resolve_engine
+from autograd.testing.engines.support import supported
 from autograd.testing.ops import catalogue
 from autograd.testing.ops.catalogue import (
     CATALOGUE,
@@ -68,7 +69,7 @@ def test_a_row_is_named_applied_and_printed_as_its_name_says():
     with pytest.raises(TypeError, match="twice has no call of its own"):
         eng.apply(row, [eng.make(1.0)])
     with pytest.raises(TypeError, match="twice has no call of its own"):
-        row.supported_by(eng)
+        supported(eng, row)
 
 
 def test_the_stable_float_forms_stay_finite_where_the_naive_ones_overflow():

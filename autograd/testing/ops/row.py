@@ -233,12 +233,6 @@ class OpSpec:
         """The op as Python source on its example operands, with its first constant: ``x + 1``."""
         return self.source(list(self.operand_names), (self.consts or (None,))[0])
 
-    def supported_by(self, engine: Any) -> bool:
-        """Whether the engine has the op: :func:`autograd.testing.engines.support.supported`."""
-        from autograd.testing.engines.support import supported
-
-        return supported(engine, self)
-
     def usable_consts(self, engine: Any) -> tuple[Num, ...]:
         """The constants the engine takes: :func:`autograd.testing.engines.support.usable_consts`."""
         from autograd.testing.engines.support import usable_consts
