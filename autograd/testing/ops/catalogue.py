@@ -30,14 +30,20 @@ __all__ = ["CATALOGUE", "EXACT_FUNCTIONS", "FIT", "INTERVAL_FUNCTIONS", "catalog
 
 def _row(
     name: str,
-    sym: Callable[[sympy.Expr, Any], sympy.Expr],
-    num: Callable[[float, Any], float],
-    **columns: Any,
+    sym: Callable[..., sympy.Expr],
+    num: Callable[..., float],
+    *,
+    arity: int = 1,
+    **fields: Any,
 ) -> OpSpec:
+    """A function of ``arity`` operands, applied through the engine's own method: ``sym`` and ``num``
+    take the operands one by one, then the constant (``atan2(y, x, c)``)."""
+    form = f"{name}({', '.join(('v', 'w')[:arity])})" if arity <= 2 else f"{name}(...)"
     return OpSpec(
-        name=name, form=f"{name}(v)", arity=1, call=Call(None),
-        sym=lambda s, c: sym(s[0], c), num=lambda x, c: num(x[0], c), source=lambda n, c: f"{name}({n[0]})",
-        **columns,
+        name=name, form=form, arity=arity, call=Call(None),
+        sym=lambda s, c: sym(*s[:arity], c), num=lambda x, c: num(*x[:arity], c),
+        source=lambda n, c: f"{name}({', '.join(n[:arity])})",
+        **fields,
     )  # fmt: skip
 
 
