@@ -160,19 +160,29 @@ NOTES: dict[str, str] = {
         "1.5 and 6.0 over 10 builds under PYTHONHASHSEED 0 and 1 in each run of confirm_audits; source: "
         "`_prev = set(_children)` and Values hash by address, so the order in which gradient shares are "
         "summed changes from build to build (and from run to run)."
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits)."
     ),
     "scalargrad==1.0.5": (
         "crash (powc): as micrograd (same rule). crash (sigmoid): sigmoid(-1e4) is 1.1e-4343 exactly, 0.0 "
         "as a double, its derivative 0.0 (sympy), the engine raises OverflowError from "
         "`1 / (1 + math.exp(-self.data))` (confirm_audits). nondeterministic: as micrograd (parents in a "
         "set; confirm_audits saw 6 or 7 different sums)."
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits)."
     ),
     "propgrad==0.1.1": (
         "crash (powc): as micrograd. wrong_value (sigmoid): sigmoid(-100) = 3.72e-44 (sympy), the engine "
         "returns 0.0 because it clamps every x < -50 to 0.0 (confirm_audits; an absolute error of 4e-44, "
         "but all of the value). nondeterministic: as micrograd (parents in a set)."
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits)."
     ),
-    "pyfit==1.0.2": "nondeterministic: as micrograd (`_prev: Set[Scalar] = set(children)`; confirm_audits).",
+    "pyfit==1.0.2": (
+        "nondeterministic: as micrograd (`_prev: Set[Scalar] = set(children)`; confirm_audits)."
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits)."
+    ),
     "coregrad==0.1.0": (
         "crash (powc, rpow): as micrograd (`other.data * (self.data ** (other.data - 1.0))` at 0.0; for "
         "0 ** x at 1e-9 too, where 0 ** x is 0). "
@@ -182,6 +192,10 @@ NOTES: dict[str, str] = {
         "the exponent's gradient line is commented out in `__pow__`, so d(x**x)/dx at 0.5 is "
         "0.7071 instead of x**x*(ln x + 1) = 0.2170 and d(2**x)/dx at 0 is 0 instead of ln 2 (sympy; the "
         "audit also confirmed both by finite differences). All by confirm_audits."
+        " crash (div): x / y at y = 1e300 is 1.5e-300 and d/dy rounds to -0.0 (sympy); the engine "
+        "raises because y**2 overflows (confirm_audits). crash (rdiv): 1 / x at 1e300 is 1e-300 and "
+        "its gradient rounds to -0.0 (sympy); the engine raises because x**2 overflows "
+        "(confirm_audits)."
     ),
     "femtograd==0.0.5": (
         "crash (powc): as micrograd. wrong_value (tanh): tanh(±1e-300) gives 0.0, want ±1e-300 (sympy), "
@@ -189,14 +203,20 @@ NOTES: dict[str, str] = {
         "1e4 where tanh is 1.0; wrong_gradient (tanh): at the largest double 2*x is already inf, math.exp "
         "does not raise, and value and gradient are nan (sympy 1.0 and 0.0). nondeterministic: parents in a "
         "set (`self.prev = set(children)`). All by confirm_audits."
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits)."
     ),
     "tonygrad==2.0.0": (
         "as femtograd: the same tanh formula, the same power rule, parents in a set (confirm_audits)."
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits)."
     ),
     "backprop-lib==0.1.0": (
         "as femtograd for powc, tanh and nondeterministic; wrong_gradient (vpow): `Value ** Value` unwraps "
         "the exponent to a number (its docstring says only the base gets a gradient), so d(x**x)/dx at 0.5 "
         "is 0.7071 instead of 0.2170 (sympy; confirm_audits, and finite differences in the audit)."
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits)."
     ),
     "gradflow-kit==0.1.3": (
         "wrong_value (rsub, rdiv): `__rsub__` and `__rtruediv__` return `self - other` and `self / other`, "
@@ -207,12 +227,16 @@ NOTES: dict[str, str] = {
         "`__neg__` set no backward at all, so d(x**2)/dx at 3, d(x**x)/dx at 0.5 and d(-x)/dx are 0 instead "
         "of 6, 0.2170 and -1 (the stateful check's finding is this `-x`). crash (rdiv): 0 / x at 1 is x / 0, "
         "ZeroDivisionError. tanh: as femtograd. Parents in a tuple: deterministic. All by confirm_audits."
+        " crash (div): x / y at y = 1e300 is 1.5e-300 and d/dy rounds to -0.0 (sympy); the engine "
+        "raises because y**2 overflows (confirm_audits)."
     ),
     "lilgrad==0.6.0": (
         "crash (powc): as micrograd. crash (sigmoid): as scalargrad (`1.0 / (1.0 + math.exp(-self.data))`). "
         "wrong_gradient (abs, pos): `__abs__` and `__pos__` return a new Value with no parents, so d|x|/dx "
         "and d(+x)/dx at 0.3 are 0 (sympy 1). nondeterministic: parents in a frozenset (confirm_audits saw 5 "
         "to 6 different sums in two runs). All by confirm_audits."
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits)."
     ),
     "nanograd-aman==0.1.0": (
         "wrong_value and wrong_gradient (rsub): `__rsub__` is `return self - other`, so 1 - x at 3 gives "
@@ -240,6 +264,8 @@ NOTES: dict[str, str] = {
         "exponential_time: `grad()` recurses over every path with no memo: for y = x doubled n times "
         "(2**n paths, dy/dx = 2**n by sympy, right both times) n = 16 took 12 times as long as n = 12. "
         "All by confirm_audits. (The gradient sums over every expression ever built from x: a convention.)"
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits)."
     ),
     "GrADim==0.0.5": (
         "crash (powc): as centigrad (the local derivative is computed in the forward pass). wrong_value "
@@ -252,6 +278,11 @@ NOTES: dict[str, str] = {
         "is nan (sympy 0: 0**x is 0 for x > 0). exponential_time: the `derivative` property walks every "
         "path (16 to 17 times as long for 4 more doublings in two runs, as centigrad). All by "
         "confirm_audits."
+        " crash (div): x / y at y = 1e300 is 1.5e-300 and d/dy rounds to -0.0 (sympy); the engine "
+        "raises because y**2 overflows (confirm_audits). crash (rdiv): 1 / x at 1e300 is 1e-300 and "
+        "its gradient rounds to -0.0 (sympy); the engine raises because x**2 overflows "
+        "(confirm_audits). crash (arctan~atan): atan(1e300) is pi/2 and its derivative rounds to 0.0 "
+        "(sympy); the engine's 1 / (1 + x**2) overflows (confirm_audits)."
     ),
     "gradpy==1.0.0": (
         "crash (powc): d(x**0)/dx at 0 raises ZeroDivisionError (the power rule's x**(c-1)). crash and "
@@ -261,6 +292,10 @@ NOTES: dict[str, str] = {
         "1.7976931348621317e308. exponential_time: `out.der(x)` recurses over every path with no memo: "
         "y = x doubled 16 times took 13 to 25 times as long as 12 times (two runs), the gradient 2**n "
         "right both times. All by confirm_audits."
+        " crash (div): x / y at y = 1e300 is 1.5e-300 and d/dy rounds to -0.0 (sympy); the engine "
+        "raises because y**2 overflows (confirm_audits). crash (rdiv): 1 / x at 1e300 is 1e-300 and "
+        "its gradient rounds to -0.0 (sympy); the engine raises because x**2 overflows "
+        "(confirm_audits)."
     ),
     "mikegrad==0.2.0": (
         "wrong_value and wrong_gradient (log): `log()` clamps its argument to [1e-8, 1 - 1e-8] (meant for "
@@ -280,6 +315,8 @@ NOTES: dict[str, str] = {
     "tinymlp==0.1.0": (
         "crash (powc): as micrograd; nondeterministic: parents in a set (both by confirm_audits). Its tanh "
         "(math.tanh) and sigmoid (two branches) are right at the edges where the others fail."
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits)."
     ),
     "omnigrad==0.2.3": (
         "crash (powc), tanh (wrong_value, wrong_gradient, crash) and nondeterministic: as femtograd; crash "
@@ -289,6 +326,10 @@ NOTES: dict[str, str] = {
         "at 0 is 1, the backward adds 0 there. wrong_gradient (gamma): `digamma_internal` is a central "
         "difference without the 1/2, so dΓ(x)/dx at 2.5 is 1.8695, twice sympy's Γ(x)ψ(x) = 0.9347. All by "
         "confirm_audits."
+        " crash (div): x / y at y = 1e300 is 1.5e-300 and d/dy rounds to -0.0 (sympy); the engine "
+        "raises because y**2 overflows (confirm_audits). crash (softsign~softsign): softsign(1e300) "
+        "is 1.0 as a double and its derivative rounds to 0.0 (sympy); the engine raises in backward() "
+        "(confirm_audits)."
     ),
     "fauxgrad==0.2": "crash (sigmoid): as scalargrad (confirm_audits). Parents in a list: deterministic.",
     "tardigrad==0.1.0": (
@@ -299,6 +340,10 @@ NOTES: dict[str, str] = {
         "-37.616, where gelu is -2.225e-308, the least normal float. crash (powc), tanh: as femtograd; "
         "crash (sigmoid): as scalargrad. "
         "Parents in a tuple: deterministic. All by confirm_audits."
+        " crash (rdiv): 0 / x at 1e-300 is 0 and so is its gradient (sympy); the engine raises on the "
+        "way (its rule's x**2 or x**-2 leaves the floats; confirm_audits). crash (gelu): gelu(1e300) "
+        "is 1e300 with derivative 1 (sympy); the engine's forward overflows on the way "
+        "(confirm_audits)."
     ),
     "vizgrad==0.1.2": (
         "wrong_gradient (powc): numpy's 0.0 ** -1 is inf (a warning, not an error), so d(x**0)/dx at 0 is "

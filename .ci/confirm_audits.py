@@ -95,6 +95,7 @@ def pair(
 
 MICROGRAD = Api("from micrograd.engine import Value as V")
 SCALARGRAD = Api("from scalargrad import Scalar as V")
+PYFIT = Api("from pyfit.engine import Scalar as V")
 PROPGRAD = Api("from propgrad import Value as V")
 COREGRAD = Api("from coregrad import Scalar as V")
 FEMTOGRAD = Api("from femtograd.femtograd import value as V")
@@ -166,6 +167,22 @@ def rdiv_at_subnormal(engine: str, api: Api) -> Case:
     """0 / x is 0 for every x != 0; computed as 0 * x**-1 (or 0 * reciprocal(x)), it is 0 * inf = nan
     at the smallest subnormal, 5e-324, whose reciprocal overflows."""
     return edge(engine, api, "wrong_value", "rdiv", "0 / a", sympy.Integer(0) / x, 5e-324)
+
+
+def rdiv_of_zero_at_tiny(engine: str, api: Api) -> Case:
+    """0 / x is 0 for every x != 0, and so is its gradient; the rule -c / x**2 (or c * -x**-2)
+    overflows at x = 1e-300 on the way, where nothing asked for is out of range."""
+    return edge(engine, api, "crash", "rdiv", "0 / a", sympy.Integer(0) / x, 1e-300)
+
+
+def div_by_huge(engine: str, api: Api) -> Case:
+    """x / y at y = 1e300 is 1.5e-300, d/dy = -x / y**2 rounds to -0.0: finite; y**2 overflows."""
+    return pair(engine, api, "crash", "div", "a / b", x / y, (1.5, 1e300))
+
+
+def rdiv_at_huge(engine: str, api: Api) -> Case:
+    """1 / x at 1e300 is 1e-300, its gradient -1 / x**2 rounds to -0.0: finite; x**2 overflows."""
+    return edge(engine, api, "crash", "rdiv", "1 / a", 1 / x, 1e300)
 
 
 CASES = [
@@ -349,6 +366,48 @@ CASES = [
     rdiv_at_subnormal("vizgrad==0.1.2", VIZGRAD),
     # torch: `__rdiv__` is `self.reciprocal() * other`, and 1 / 5e-324 overflows to inf
     rdiv_at_subnormal("torch==2.13.0", TORCH),
+    # exact results that are ordinary (0) or round to a finite float, where only an intermediate
+    # (x**2, 1/x, exp(x)) overflows: a crash, not a range limit
+    *(
+        rdiv_of_zero_at_tiny(engine, api)
+        for engine, api in [
+            ("micrograd==0.1.0", MICROGRAD),
+            ("scalargrad==1.0.5", SCALARGRAD),
+            ("propgrad==0.1.1", PROPGRAD),
+            ("pyfit==1.0.2", PYFIT),
+            ("femtograd==0.0.5", FEMTOGRAD),
+            ("tonygrad==2.0.0", TONYGRAD),
+            ("backprop-lib==0.1.0", BACKPROP),
+            ("lilgrad==0.6.0", LILGRAD),
+            ("centigrad==0.1.3", CENTIGRAD),
+            ("tinymlp==0.1.0", TINYMLP),
+            ("tardigrad==0.1.0", TARDIGRAD),
+        ]
+    ),
+    *(
+        div_by_huge(engine, api)
+        for engine, api in [
+            ("coregrad==0.1.0", COREGRAD),
+            ("gradflow-kit==0.1.3", GRADFLOW),
+            ("gradpy==1.0.0", GRADPY),
+            ("GrADim==0.0.5", GRADIM),
+            ("omnigrad==0.2.3", OMNIGRAD),
+        ]
+    ),
+    *(
+        rdiv_at_huge(engine, api)
+        for engine, api in [
+            ("coregrad==0.1.0", COREGRAD),
+            ("gradpy==1.0.0", GRADPY),
+            ("GrADim==0.0.5", GRADIM),
+        ]
+    ),
+    # atan(1e300) is pi/2, its derivative 1 / (1 + x**2) rounds to 0.0: x**2 overflows
+    edge("GrADim==0.0.5", GRADIM, "crash", "arctan/atan", "a.arctan()", sympy.atan(x), 1e300),
+    # softsign(1e300) is 1 - 1e-300, its derivative 1 / (1 + |x|)**2 rounds to 0.0
+    edge("omnigrad==0.2.3", OMNIGRAD, "crash", "softsign", "a.softsign()", softsign, 1e300),
+    # gelu(1e300) is 1e300 (erf is 1), its derivative 1: the forward overflows on the way
+    edge("tardigrad==0.1.0", TARDIGRAD, "crash", "gelu", "a.gelu()", gelu, 1e300),
 ]
 
 _RUN = """\
@@ -429,7 +488,7 @@ print(sorted(seen))
 """
 NONDETERMINISTIC = {
     "micrograd==0.1.0": MICROGRAD, "scalargrad==1.0.5": SCALARGRAD, "propgrad==0.1.1": PROPGRAD,
-    "pyfit==1.0.2": Api("from pyfit.engine import Scalar as V"), "femtograd==0.0.5": FEMTOGRAD,
+    "pyfit==1.0.2": PYFIT, "femtograd==0.0.5": FEMTOGRAD,
     "tonygrad==2.0.0": TONYGRAD, "backprop-lib==0.1.0": BACKPROP,
     # parents in a set (a frozenset for lilgrad), Values hashed by address
     "lilgrad==0.6.0": LILGRAD, "nanograd-aman==0.1.0": NANOGRAD_AMAN, "mikegrad==0.2.0": MIKEGRAD,

@@ -79,7 +79,7 @@ FAULTS = {
         # lacks (log read as unsupported), a stray assert in the model (a wrong_gradient on our
         # engine), Engine.data failing beyond 1e300 (crash findings on our engine)
         _fault("log_row_operand", "the log row names an operand it does not have (v1 for v0)",
-               "autograd.testing.ops", 'Call("log", ("v0",))', 'Call("log", ("v1",))', "KeyError: 'v1'",
+               "autograd.testing.ops.table", 'Call("log", ("v0",))', 'Call("log", ("v1",))', "KeyError: 'v1'",
                OURS),
         _raise("model_assert", "a stray assert in the state machine's model (adding a node)",
                "checks.machine", "        self.ops.append((op, c))\n", "AssertionError"),
@@ -90,7 +90,7 @@ FAULTS = {
         _raise("operand_selection", "operand selection fails for tanh", "engines.adapter",
                "        operands = (*(named[o] for o in call.operands), *call.numbers)\n", "IndexError",
                'spec.name == "tanh"'),
-        _raise("op_float_rule", "the op table's float rule (from sympy's diff) fails", "ops",
+        _raise("op_float_rule", "the op table's float rule (from sympy's diff) fails", "ops.row",
                '    symbols = sympy.symbols(f"a0:{nargs}", real=True)\n', "ZeroDivisionError"),
         # graph building and the engine accessors
         _raise("graph_build", "graph building fails on graphs of more than three nodes", "graph",
@@ -107,7 +107,7 @@ FAULTS = {
         # oracles and references
         _raise("symbolic_tolerances", "the symbolic oracle's tolerance fails", "oracles",
                "    eps, tiny = working_precision(precision)\n", "ZeroDivisionError"),
-        _raise("edge_reference", "the edge probe's reference fails at large arguments", "probes.edges",
+        _raise("edge_reference", "the edge probe's reference fails at large arguments", "probes.regions",
                "    symbols, exprs = _op_expressions(op, len(args), const)\n", "TypeError",
                "max(map(abs, args)) > 1e300"),
         _raise("fd_oracle", "finite differences (the second vote) fail", "oracles",
@@ -138,7 +138,7 @@ FAULTS = {
         _raise("memory", "the memory probe's recipe fails", "probes.memory",
                "    values: list[Any] = []\n    blocks = []\n", "AttributeError"),
         _raise("support", "the support probe fails", "probes.support",
-               "        usable = spec.usable_consts(eng) if spec.consts else ()\n", "ZeroDivisionError"),
+               "        usable = usable_consts(eng, spec) if spec.consts else ()\n", "ZeroDivisionError"),
         _raise("support_error", "the support probe fails reading a missing op's error", "probes.support",
                "    spec = OPS[op]\n    try:\n", "KeyError", target=MISSING),
         _raise("determinism", "the determinism probe's reading of a run fails", "probes.determinism",

@@ -18,6 +18,7 @@ from autograd.testing import boundary
 from autograd.testing.__main__ import main
 from autograd.testing.boundary import HARNESS_FAULT, HARNESS_FAULT_LINE, EngineRaised
 from autograd.testing.engines import Engine
+from autograd.testing.engines.support import supported
 from autograd.testing.ops import OPS, Call, OpSpec
 
 PACKAGE = Path(__file__).resolve().parent.parent / "autograd" / "testing"
@@ -143,7 +144,7 @@ def test_a_row_naming_an_operand_it_lacks_is_our_fault_not_unsupported():
     with pytest.raises(KeyError, match="v1"):
         ENG.apply(bad, [ENG.make(2.0)])
     with pytest.raises(KeyError, match="v1"):  # and never "the engine does not support it"
-        bad.supported_by(ENG)
+        supported(ENG, bad)
 
 
 def test_wrong_operand_counts_and_missing_constants_are_our_faults():

@@ -15,8 +15,10 @@ import sympy
 from mpmath import iv
 
 import autograd
-from autograd.testing import catalogue, resolve_engine
-from autograd.testing.catalogue import (
+from autograd.testing import resolve_engine
+from autograd.testing.engines.support import supported
+from autograd.testing.ops import catalogue
+from autograd.testing.ops.catalogue import (
     CATALOGUE,
     EXACT_FUNCTIONS,
     FIT,
@@ -67,7 +69,18 @@ def test_a_row_is_named_applied_and_printed_as_its_name_says():
     with pytest.raises(TypeError, match="twice has no call of its own"):
         eng.apply(row, [eng.make(1.0)])
     with pytest.raises(TypeError, match="twice has no call of its own"):
-        row.supported_by(eng)
+        supported(eng, row)
+
+
+def test_a_row_of_two_operands_takes_them_in_order_and_names_both():
+    # functions of two operands (atan2, hypot, logaddexp) are rows of the same type
+    y, x = sympy.symbols("y x", real=True)
+    row = catalogue._row(
+        "atan2", lambda a, b, c: sympy.atan2(a, b), lambda a, b, c: math.atan2(a, b), arity=2
+    )
+    assert (row.arity, row.form, row.example) == (2, "atan2(v, w)", "atan2(x, y)")
+    assert row.source(["n1", "n2"], None) == "atan2(n1, n2)"
+    assert row.sym([y, x], None) == sympy.atan2(y, x) and row.num([1.0, -1.0], None) == 3 * math.pi / 4
 
 
 def test_the_stable_float_forms_stay_finite_where_the_naive_ones_overflow():

@@ -20,6 +20,7 @@ import sympy
 import autograd
 from autograd.testing import resolve_engine
 from autograd.testing.engines import Engine
+from autograd.testing.engines.support import usable_consts
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.ops import OPS, Call, OpSpec, registered
 from autograd.testing.probes import edges as probe_edges
@@ -184,7 +185,7 @@ def test_a_constant_the_op_has_already_is_not_added_again():
 
 
 def test_a_familys_parameter_is_the_only_constant_of_its_points():
-    from autograd.testing.catalogue import known
+    from autograd.testing.ops.catalogue import known
 
     assert edge_consts(known("leaky_relu")) == (0.01,)  # no 0 added: the engine's slope is this one
     assert edge_consts(known("leaky_relu"), (0.2,)) == (0.2,)
@@ -597,7 +598,7 @@ def test_the_edge_outcome_counts_each_point_once_judged_or_inconclusive():
     outcome = probe_edge_points(exp_partial_ulps.Value)  # sound, but exp's slope 1e-12 off
     eng = resolve_engine(exp_partial_ulps.Value)
     ops = [OPS[name] for name in OPS if not OPS[name].variadic and eng.supports(name)]  # no vsum, dot
-    points = sum(len(edge_points(op.name, c)) for op in ops for c in edge_consts(op, op.usable_consts(eng)))
+    points = sum(len(edge_points(op.name, c)) for op in ops for c in edge_consts(op, usable_consts(eng, op)))
     assert (outcome.name, outcome.unit) == ("edge_points", "points")
     assert outcome.inconclusive > 0 and outcome.judged + outcome.inconclusive == points
     assert outcome.reason == f"{points} points at the edges of the regions of {len(ops)} ops"

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 
 from autograd.testing import Graph, Node, resolve_engine
 from autograd.testing import strategies as gs
+from autograd.testing.engines.support import usable_consts
 from autograd.testing.ops import OPS, const_source
 
 SAMPLE = 600  # graphs per sample; about 6 s for the float sample
@@ -126,7 +127,7 @@ def drawable_ops(engine, exact: bool) -> dict[str, tuple]:
     for name, spec in OPS.items():
         if not eng.supports(name):
             continue
-        consts = tuple(c for c in spec.usable_consts(eng) if not exact or spec.rational(c))
+        consts = tuple(c for c in usable_consts(eng, spec) if not exact or spec.rational(c))
         if (spec.consts and not consts) or (exact and not spec.consts and not spec.rational(None)):
             continue  # a constant op with none usable; an op never rational on rationals
         found[name] = consts

@@ -138,16 +138,17 @@ def test_a_fault_of_the_op_table_propagates_instead_of_reading_as_unsupported():
     import dataclasses
 
     from autograd.testing import ops
+    from autograd.testing.engines.support import supported
 
     eng = resolve_engine("tests.engines.sound")
     wrong_operand = dataclasses.replace(ops.OPS["exp"], call=ops.Call("exp", ("v1",)))
     with pytest.raises(KeyError, match="v1"):
-        wrong_operand.supported_by(eng)
+        supported(eng, wrong_operand)
     no_call = dataclasses.replace(ops.OPS["exp"], call=ops.Call(None))
     with pytest.raises(TypeError, match="no call of its own"):
-        no_call.supported_by(eng)
+        supported(eng, no_call)
     missing = dataclasses.replace(ops.OPS["exp"], call=ops.Call("no_such_op"))
-    assert not missing.supported_by(eng)  # the engine's Value lacks it: a fact, not an error
+    assert not supported(eng, missing)  # the engine's Value lacks it: a fact, not an error
 
 
 def test_a_wrong_hessian_carries_the_entries_sympy_and_the_engine_gave_and_its_point():

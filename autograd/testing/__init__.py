@@ -5,8 +5,9 @@ derivative rules: sympy's exact derivative at rational points, sympy's
 derivative evaluated with mpmath at high precision, and central finite
 differences.  Random computation graphs come from hypothesis strategies.
 
-* :mod:`autograd.testing.ops`: the one table of operations (name, arity,
-  sympy and float counterparts, domain, kinks, closure over the rationals).
+* :mod:`autograd.testing.ops`: one row per operation, every fact a named field (name,
+  arity, sympy and float counterparts, region and domain, kinks, closure over the
+  rationals, error model): the table ``OPS`` and the catalogue of known functions.
 * :mod:`autograd.testing.graph`: ``Graph``, a plain-data computation that
   compiles to engine Values, a sympy expression or a float function.
 * :mod:`autograd.testing.reference`: ``certify``, the one reference every oracle

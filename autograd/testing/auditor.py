@@ -56,7 +56,7 @@ def capabilities(eng: Engine) -> dict[str, Any]:
         "int": types["int"],
         "fraction": types["fraction"],
         "exact": eng.exact,
-        "fused": [op for op in ("vsum", "dot") if op in ops],
+        "fused": [op for op in ops if OPS[op].call.fused],
         "higher_order": eng.higher_order,
         "precision": eng.precision,
         "gradient_api": eng.gradient_api,

@@ -88,12 +88,7 @@ class Graph:
             spec = OPS.get(node.op)
             if spec is None:
                 raise ValueError(f"Graph: node {slot} has unknown op {node.op!r}; known: {sorted(OPS)}")
-            n = len(node.args)
-            if (
-                (spec.arity and n != spec.arity)
-                or (node.op == "vsum" and n < 1)
-                or (node.op == "dot" and (n < 3 or n % 2 == 0))
-            ):
+            if not spec.takes(len(node.args)):
                 raise ValueError(
                     f"Graph: node {slot} ({node.op}) has a wrong number of operands: {node.args}"
                 )
@@ -211,7 +206,7 @@ class Graph:
         """
         eng = resolve_engine(engine)
         names = self.names()
-        used = {n.op for n in self.nodes} & {"vsum", "dot"}
+        used = {n.op for n in self.nodes if OPS[n.op].call.fused}
         fractions = any(isinstance(x, Fraction) for x in self.leaves) or any(
             isinstance(n.const, Fraction) for n in self.nodes
         )

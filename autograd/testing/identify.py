@@ -8,7 +8,7 @@ out, and so are names that say they do something else (``zero_grad``, ``draw``, 
 
 Each is then identified by its VALUES, never its name: at ``POINTS`` (pairs ``PAIRS`` for
 a binary method) its results are compared with every row of
-:mod:`autograd.testing.catalogue` (binary: the table's binary ops); the first row that
+:mod:`autograd.testing.ops.catalogue` (binary: the table's binary ops); the first row that
 agrees to ``AGREE_RTOL`` at every point where both are defined, at ``MIN_AGREE`` points
 at least, names it (a family's parameter, leaky_relu's slope, is fitted from the values
 first).  A method nobody identifies stays unknown: :mod:`autograd.testing.checks.extra_ops`
@@ -36,9 +36,9 @@ from typing import Any
 import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.boundary import EngineRaised, engine_call
-from autograd.testing.catalogue import CATALOGUE, FIT
 from autograd.testing.engines import Engine
 from autograd.testing.ops import AWAY_FROM_ZERO, KINK_MARGIN, OPS, Call, OpSpec, registered
+from autograd.testing.ops.catalogue import CATALOGUE, FIT
 
 __all__ = [
     "AGREE_RTOL",

@@ -13,6 +13,7 @@ from typing import Any
 
 from autograd.testing.boundary import EngineRaised
 from autograd.testing.engines import resolve_engine
+from autograd.testing.engines.support import usable_consts
 from autograd.testing.graph import Graph, Node
 from autograd.testing.ops import OPS
 
@@ -40,7 +41,7 @@ def mlp_loss_graph(
     """
     eng = resolve_engine(engine)
     has_dot, has_vsum = eng.supports("dot"), eng.supports("vsum")
-    hinge = eng.supports("relu") and 1 in OPS["rsub"].usable_consts(eng)
+    hinge = eng.supports("relu") and 1 in usable_consts(eng, OPS["rsub"])
     mean = Fraction(1, len(ys))
     can_average = eng.supports("mulc") and _takes(eng, mean)
     leaves: list[Any] = []

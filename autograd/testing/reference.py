@@ -10,7 +10,7 @@ each expression's value comes back certified to the digits the harness compares:
   ``MAX_PREC``, returned once it is *settled*: both ends round to the same float, or its width
   is below ``REL_WIDTH`` of its magnitude (a value on a rounding boundary).  A few functions
   have no rigorous interval version in mpmath (erf, gamma, atan: see
-  :data:`autograd.testing.catalogue.INTERVAL_FUNCTIONS`): they are evaluated at the ends with
+  :data:`autograd.testing.ops.catalogue.INTERVAL_FUNCTIONS`): they are evaluated at the ends with
   a margin, and settle only when their results do;
 - for a function with no interval version at all, point evaluation with the precision doubled
   until two successive evaluations agree to ``REL_WIDTH`` and round to the same float.
@@ -36,8 +36,8 @@ from mpmath import iv
 from mpmath.libmp import to_float  # type: ignore[import-untyped]
 from sympy.printing.pycode import MpmathPrinter  # type: ignore[import-untyped]
 
-from autograd.testing.catalogue import EXACT_FUNCTIONS, INTERVAL_FUNCTIONS
 from autograd.testing.ops import MP_MODULES
+from autograd.testing.ops.catalogue import EXACT_FUNCTIONS, INTERVAL_FUNCTIONS
 
 __all__ = ["UNDEFINED", "Certified", "ReferenceUnresolved", "certify", "to_mpf"]
 

@@ -32,6 +32,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 
 from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.engines.support import supported, usable_consts
 from autograd.testing.graph import Graph, Node
 from autograd.testing.mlp import mlp_loss_graph
 from autograd.testing.ops import BOUND, KINK_MARGIN, OPS, OpSpec
@@ -63,7 +64,7 @@ def _choices(engine: Engine, exact: bool, ops: Sequence[str] | None) -> list[tup
         spec = OPS[name]
         if not engine.supports(name):
             continue
-        consts = tuple(c for c in spec.usable_consts(engine) if not exact or spec.rational(c))
+        consts = tuple(c for c in usable_consts(engine, spec) if not exact or spec.rational(c))
         if spec.consts and not consts:
             continue
         if exact and not spec.consts and not spec.rational(None):
@@ -494,7 +495,7 @@ def stress_graphs(
     """
     eng = resolve_engine(engine)
     choices = _choices(eng, False, None)
-    relu = OPS["relu"].supported_by(eng)
+    relu = supported(eng, OPS["relu"])
 
     @st.composite
     def build(draw: Any) -> Graph:

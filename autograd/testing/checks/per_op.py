@@ -15,6 +15,7 @@ from autograd.testing import strategies as gs
 from autograd.testing.checks.gradients import exact_trial, float_trial
 from autograd.testing.checks.registry import Run, check
 from autograd.testing.engines import Engine
+from autograd.testing.engines.support import usable_consts
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import Graph
 from autograd.testing.ops import OPS
@@ -28,25 +29,13 @@ MAX_NODES = 5
 PER_OP_CHECKS = ("exact", "symbolic", "forward")
 
 
-#: How each op looks in Python, for the report of the ops an engine lacks.
-_EXAMPLES = {
-    **{
-        n: OPS[n].source(["x", "y"][: OPS[n].arity], (OPS[n].consts or (None,))[0])
-        for n in OPS
-        if OPS[n].arity
-    },
-    "vsum": "vsum([x, y])",
-    "dot": "dot([w], [x], b)",
-}
-
-
 @check("ops", order=0)
 def check_ops(run: Run) -> CheckOutcome:
     """The ops of the table and the number types the engine lacks (``unsupported`` facts)."""
     eng = run.eng
     caps = eng.number_types
     unsupported = [
-        Finding("unsupported", "ops", f"{_EXAMPLES[op]} is not supported", op)
+        Finding("unsupported", "ops", f"{OPS[op].example} is not supported", op)
         for op in OPS
         if not eng.supports(op)
     ]
@@ -112,7 +101,7 @@ def check_per_op(run: Run) -> list[CheckOutcome]:
 def _rational_op(eng: Engine, op: str) -> bool:
     spec = OPS[op]
     if spec.consts:
-        return any(spec.rational(c) for c in spec.usable_consts(eng))
+        return any(spec.rational(c) for c in usable_consts(eng, spec))
     return bool(spec.rational(None))
 
 

@@ -38,8 +38,9 @@ from autograd.testing.checks.machine import (
 )
 from autograd.testing.checks.registry import Run, check
 from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.engines.support import usable_consts
 from autograd.testing.findings import CheckOutcome, Finding, outcome
-from autograd.testing.ops import OPS
+from autograd.testing.ops import OPS, rational_binary, rational_unary
 from autograd.testing.runner import settings
 
 __all__ = ["RATIONAL_BINARY", "RATIONAL_UNARY", "check_stateful", "run_stateful", "stateful_machine"]
@@ -140,15 +141,8 @@ def _expected_actual(script: str) -> tuple[str, str]:
 
 
 #: The ops the machine builds with: they keep rationals rational (with these constants).
-RATIONAL_BINARY = ("add", "sub", "mul", "div")
-RATIONAL_UNARY = (
-    ("neg", None),
-    ("relu", None),
-    ("powc", 2),
-    ("powc", -1),
-    ("mulc", Fraction(-1, 2)),
-    ("addc", 1),
-)
+RATIONAL_BINARY = rational_binary()
+RATIONAL_UNARY = rational_unary()
 
 
 def _exact_gradients(eng: Engine, op: str, c: Any) -> bool:
@@ -203,7 +197,7 @@ def stateful_machine(
     unary_ops = [
         (op, c)
         for op, c in RATIONAL_UNARY
-        if eng.supports(op) and (c is None or c in OPS[op].usable_consts(eng))
+        if eng.supports(op) and (c is None or c in usable_consts(eng, OPS[op]))
     ]
     # the exact machine judges by equality: ops whose gradients come back as floats are left out
     inexact: list[tuple[str, Any]] = []

@@ -266,9 +266,10 @@ class Engine:
     def supports(self, op_name: str) -> bool:
         """Whether this engine has the op (probed on a harmless point, cached; errors mean 'no')."""
         if op_name not in self._supported:
+            from autograd.testing.engines.support import supported
             from autograd.testing.ops import OPS
 
-            self._supported[op_name] = OPS[op_name].supported_by(self)
+            self._supported[op_name] = supported(self, OPS[op_name])
         return self._supported[op_name]
 
     # (each probe calls the engine only through the accessors above and ``boundary.engine_call``:

@@ -36,6 +36,7 @@ from typing import Any
 
 from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.engines.support import usable_consts
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.ops import OPS
 from autograd.testing.reproducers import program
@@ -58,7 +59,7 @@ def _recipe(eng: Engine) -> list[tuple[str, Any]]:
         if spec.variadic or not eng.supports(name):
             continue
         if spec.consts:
-            usable = spec.usable_consts(eng)
+            usable = usable_consts(eng, spec)
             if not usable:
                 continue
             recipe.append((name, usable[0]))

@@ -9,6 +9,7 @@ from typing import Any
 
 from autograd.testing.boundary import EngineRaised
 from autograd.testing.engines import Engine, resolve_engine
+from autograd.testing.engines.support import usable_consts
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.ops import OPS
 from autograd.testing.probes.common import same_const
@@ -69,7 +70,7 @@ def probe_support(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOut
     probed = [name for name, spec in OPS.items() if not spec.variadic]  # vsum, dot: optional fused ops
     for name in probed:
         spec = OPS[name]
-        usable = spec.usable_consts(eng) if spec.consts else ()
+        usable = usable_consts(eng, spec) if spec.consts else ()
         if not eng.supports(name):
             const = spec.consts[0] if spec.consts else None
             error = _op_error(eng, name, const)

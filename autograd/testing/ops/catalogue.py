@@ -1,7 +1,7 @@
 """Known functions beside the op table: what an engine's extra methods are checked against.
 
-Each row is an :class:`~autograd.testing.ops.OpSpec` with the table's columns (sympy
-expression, plain-float function, region, kinks, rational closure, error model); the
+Each row is an :class:`~autograd.testing.ops.row.OpSpec`, the table's row type, with its fields
+(sympy expression, plain-float function, region, kinks, rational closure, error model); the
 mpmath counterpart is sympy's expression printed for mpmath (``ops.MP_MODULES``).  Only
 ``apply``/``source``/``form`` are placeholders: :mod:`autograd.testing.identify` fills them
 with the engine's own method once its values have identified the row.
@@ -22,20 +22,28 @@ import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
 from mpmath import iv
 
-from autograd.testing.ops import OPS, POSITIVE, Call, OpSpec, Relu, sym_const
+from autograd.testing.ops.row import POSITIVE, Call, OpSpec, Relu, sym_const
+from autograd.testing.ops.table import OPS
 
 __all__ = ["CATALOGUE", "EXACT_FUNCTIONS", "FIT", "INTERVAL_FUNCTIONS", "catalogue_names", "known"]
 
 
 def _row(
     name: str,
-    sym: Callable[[sympy.Expr, Any], sympy.Expr],
-    num: Callable[[float, Any], float],
-    **columns: Any,
+    sym: Callable[..., sympy.Expr],
+    num: Callable[..., float],
+    *,
+    arity: int = 1,
+    **fields: Any,
 ) -> OpSpec:
+    """A function of ``arity`` operands, applied through the engine's own method: ``sym`` and ``num``
+    take the operands one by one, then the constant (``atan2(y, x, c)``)."""
+    form = f"{name}({', '.join(('v', 'w')[:arity])})" if arity <= 2 else f"{name}(...)"
     return OpSpec(
-        name, 1, Call(None), lambda s, c: sym(s[0], c), lambda x, c: num(x[0], c),
-        lambda n, c: f"{name}({n[0]})", form=f"{name}(v)", **columns,
+        name=name, form=form, arity=arity, call=Call(None),
+        sym=lambda s, c: sym(*s[:arity], c), num=lambda x, c: num(*x[:arity], c),
+        source=lambda n, c: f"{name}({', '.join(n[:arity])})",
+        **fields,
     )  # fmt: skip
 
 
