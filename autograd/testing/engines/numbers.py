@@ -16,7 +16,7 @@ from typing import Any
 
 from autograd.testing import boundary
 
-__all__ = ["PLAIN", "as_number", "in_kind", "write_grad"]
+__all__ = ["PLAIN", "as_number", "in_kind", "write_grad", "written"]
 
 #: The usual numbers, let through before the (slower) ``isinstance(x, Number)``: Engine.data is hot.
 PLAIN = frozenset({float, int, Fraction})
@@ -67,12 +67,21 @@ def in_kind(current: Any, g: Any, keep: type | tuple[type, ...] = ()) -> Any:
     return new if as_number(new) == g or g != g else g  # (g != g: a NaN, held as one)
 
 
+def written(
+    v: Any, name: str, g: Any, keep: type | tuple[type, ...] = (), *, stage: str = "setting a gradient"
+) -> Any:
+    """What :func:`write_grad` writes as ``v.name`` for ``g``: ``g`` in the kind of the gradient
+    ``v`` holds now (:func:`in_kind`), or ``g`` itself when reading it raises (a property may,
+    before a pass)."""
+    try:
+        current = boundary.engine_call(stage, getattr, v, name)
+    except boundary.EngineRaised:
+        return g
+    return in_kind(current, g, keep)
+
+
 def write_grad(
     v: Any, name: str, g: Any, keep: type | tuple[type, ...] = (), *, stage: str = "setting a gradient"
 ) -> None:
-    """``v.name = g``, ``g`` in the kind of the gradient ``v`` holds now (:func:`in_kind`)."""
-    try:
-        current = boundary.engine_call(stage, getattr, v, name)
-    except boundary.EngineRaised:  # a property may raise before a pass: g is written as it is
-        current = None
-    boundary.engine_call(stage, setattr, v, name, in_kind(current, g, keep))
+    """``v.name = g``, ``g`` in the kind of the gradient ``v`` holds now (:func:`written`)."""
+    boundary.engine_call(stage, setattr, v, name, written(v, name, g, keep, stage=stage))
