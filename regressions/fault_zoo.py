@@ -126,7 +126,7 @@ FAULTS = {
         _raise("second_order_model", "the second-order oracle fails", "higher",
                "    eng = resolve_engine(engine)\n    n = len(graph.leaves)\n\n    def build()", "KeyError"),
         # strategies and checks
-        _raise("graph_strategy", "the graph strategy fails while drawing", "strategies",
+        _raise("graph_strategy", "the graph strategy fails while drawing", "strategies.examples",
                "        # in three graphs out of four a root op goes on top;", "AttributeError"),
         _raise("linearity_check", "a stray assert in the linearity property's own code", "checks",
                "    fv, gv = _on_leaves(f, eng, leaves), _on_leaves(g, eng, leaves)\n", "AssertionError"),
