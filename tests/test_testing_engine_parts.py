@@ -1028,6 +1028,32 @@ def test_fit_with_a_named_backward_that_raises_says_what_it_raised():
     )
 
 
+def test_a_constructor_that_raises_once_during_discovery_is_a_rejection_never_our_fault():
+    # discovery builds many fresh leaves; whichever of them raises, that is the engine's fact:
+    # the class is found, or rejected saying what raised, never an error of the harness
+    outcomes = set()
+    for fails_at in range(1, 30):
+
+        class Tiring(sound.Value):
+            made, fails = 0, fails_at
+
+            def __init__(self, *args, **kwargs):
+                type(self).made += 1
+                if type(self).made == type(self).fails:
+                    raise RuntimeError("tired")
+                super().__init__(*args, **kwargs)
+
+        try:
+            eng = resolve_engine(Tiring)
+        except EngineNotFound as exc:
+            assert "raised RuntimeError: tired" in str(exc), (fails_at, str(exc))
+            outcomes.add("rejected")
+        else:
+            assert (eng.data_attr, eng.grad_attr, eng.backward_method) == ("data", "grad", "backward")
+            outcomes.add("found")
+    assert outcomes == {"found", "rejected"}
+
+
 def test_fit_tries_the_next_build_when_one_raises():
     class NoOne(sound.Value):
         def __mul__(self, o):

@@ -141,11 +141,7 @@ def fit(
     """(data attribute, grad attribute, backward method) of a class that behaves like a scalar,
     the adapter of one whose number or gradient is behind a method (:class:`Accessors`), or the
     adapter of one whose gradient is computed on read (:class:`GradientOnRead`)."""
-    try:
-        x = boundary.engine_call(STAGE, candidate, PROBE_NUMBER)
-    except boundary.EngineRaised as raised:
-        exc = raised.exc
-        raise Rejected(f"{candidate.__name__}({PROBE_NUMBER}) raised {type(exc).__name__}: {exc}") from None
+    x = _leaf(candidate)
     missing = [d for d in ("__add__", "__mul__") if not callable(getattr(candidate, d, None))]
     if missing:
         raise Rejected(f"no {' or '.join(missing)}")
@@ -181,6 +177,15 @@ def fit(
     if backward is None:
         return _gradient_on_read(candidate, data_attr, grad, "; ".join(dict.fromkeys(tried)))
     raise Rejected("; ".join(dict.fromkeys(tried)) or "no backward method worked")
+
+
+def _leaf(candidate: type) -> Any:
+    """A fresh leaf ``candidate(PROBE_NUMBER)``; :class:`Rejected` when the constructor raises."""
+    try:
+        return boundary.engine_call(STAGE, candidate, PROBE_NUMBER)
+    except boundary.EngineRaised as raised:
+        exc = raised.exc
+        raise Rejected(f"{candidate.__name__}({PROBE_NUMBER}) raised {type(exc).__name__}: {exc}") from None
 
 
 def _backward_on_leaf(
@@ -233,7 +238,7 @@ def _gradient_method(
     """A zero-argument method of the leaf whose number ``backward()`` changed (the gradient, read
     as ``x.grad()``): each method read on a fresh leaf, then on a fresh one after a pass (a
     reading may have effects)."""
-    x = candidate(PROBE_NUMBER)
+    x = _leaf(candidate)
     for method in _ordered(_methods(x, skip=(data_attr, backward, *BACKWARD_NAMES)), GRAD_NAMES):
         try:
             old = boundary.engine_call(STAGE, _method_reading, candidate, method, None, backward)
@@ -248,7 +253,7 @@ def _gradient_method(
 def _fill(candidate: type, data_attr: str, grad_attr: str, backward: str) -> tuple[str, str, str] | Accessors:
     """A backward that fills a gradient: plain attributes are read by the Engine itself, a member
     behind a method through :class:`Accessors`."""
-    x = candidate(PROBE_NUMBER)
+    x = _leaf(candidate)
     behind = [n for n in (data_attr, grad_attr) if _has_method(x, n)]
     if not behind:
         return data_attr, grad_attr, backward
@@ -291,7 +296,7 @@ def _known_read(
 def _read_members(candidate: type) -> list[str]:
     """Every public member of a leaf and of an output (a Value built by an op may be of a subclass
     with members of its own), the usual gradient names first; which is the gradient, behaviour tells."""
-    x = candidate(PROBE_NUMBER)
+    x = _leaf(candidate)
     try:
         built: tuple[Any, ...] = (x, boundary.engine_call(STAGE, lambda: x * candidate(3.0)))
     except boundary.EngineRaised:
