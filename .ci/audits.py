@@ -373,7 +373,7 @@ FALSE_ALARMS = (
     "'__iadd__'`): the hand adapter it was then audited through wrote `numpy.zeros_like(leaf.data) + g`, "
     "a numpy scalar, where vizgrad keeps 0-d arrays and adds into them in place. vizgrad is now audited "
     "by discovery with no adapter: a 0-d array is read as its number, and a gradient the harness writes "
-    "is a copy of the 0-d array the engine keeps (`autograd.testing.engines.adapter.write_grad`). "
+    "is a copy of the 0-d array the engine keeps (`autograd.testing.engines.numbers.write_grad`). "
     "Regression: `test_a_0d_array_engine_audits_clean_with_its_stateful_check_judged` and "
     "`test_a_gradient_written_to_a_0d_array_engine_stays_a_fresh_0d_array_it_adds_into` on the "
     "`tests/engines/zero_d_arrays.py` fixture.",

@@ -51,6 +51,7 @@ WRONG = ("tests.engines.wrong_rule",)  # exp's rule is wrong: the audit confirms
 MISSING = ("tests.engines.missing_ops",)  # ops it lacks: the support probe reports them
 EXTRA = ("tests.engines.extra_ops",)  # ops beyond the table: identified, or self-checked
 ADAPTED = ("--adapter", "tests.engines.functional:adapter")  # an engine through the adapter protocol
+ACCESSORS = ("tests.engines.method_accessors",)  # its number and gradient behind methods: Accessors
 
 
 def _fault(
@@ -83,11 +84,11 @@ FAULTS = {
                OURS),
         _raise("model_assert", "a stray assert in the state machine's model (adding a node)",
                "checks.machine", "        self.ops.append((op, c))\n", "AssertionError"),
-        _raise("engine_data_huge", "Engine.data fails on numbers beyond 1e300", "engines.adapter",
-               "        return x if type(x) in _PLAIN else boundary.engine_call(stage, as_number, x,",
+        _raise("engine_data_huge", "Engine.data fails on numbers beyond 1e300", "engines.engine",
+               "        return x if type(x) in PLAIN else boundary.engine_call(stage, as_number, x,",
                "KeyError", "isinstance(x, float) and abs(x) > 1e300"),
         # the op table and how an op is applied
-        _raise("operand_selection", "operand selection fails for tanh", "engines.adapter",
+        _raise("operand_selection", "operand selection fails for tanh", "engines.engine",
                "        operands = (*(named[o] for o in call.operands), *call.numbers)\n", "IndexError",
                'spec.name == "tanh"'),
         _raise("op_float_rule", "the op table's float rule (from sympy's diff) fails", "ops.row",
@@ -96,14 +97,22 @@ FAULTS = {
         _raise("graph_build", "graph building fails on graphs of more than three nodes", "graph",
                "        for node in self.nodes:\n            values.append(eng.apply(", "IndexError",
                "len(self.nodes) > 3"),
-        _raise("engine_grad", "Engine.grad fails on a negative gradient", "engines.adapter",
-               "        return g if type(g) in _PLAIN else boundary.engine_call(stage, as_number, g,",
+        _raise("engine_grad", "Engine.grad fails on a negative gradient", "engines.engine",
+               "        return g if type(g) in PLAIN else boundary.engine_call(stage, as_number, g,",
                "TypeError", "type(g) is float and g < -2"),
-        _raise("engine_backward", "Engine.backward fails under create_graph", "engines.adapter",
+        _raise("engine_backward", "Engine.backward fails under create_graph", "engines.engine",
                '        kwargs = {"create_graph": True} if create_graph else {}\n', "AttributeError",
                "create_graph"),
         _raise("discovery", "discovery fails after finding the class", "engines.discover",
                "    WORKING_PRECISION.set(", "AttributeError"),
+        _raise("discovery_fit", "discovery fails reading which member a backward pass changed", "engines.fit",
+               "    changed = [n for n, v in after.items() if n != data_attr and before.get(n) != v]\n",
+               "KeyError"),
+        _raise("accessors_engine", "the Engine of a class with accessor methods fails", "engines.forms",
+               "    shown = [shown_as(adapter.cls, n) for n in (adapter.data_attr, adapter.grad_attr)]\n",
+               "IndexError", target=ACCESSORS),
+        _raise("write_grad", "writing a gradient in the engine's kind fails", "engines.numbers",
+               "    return in_kind(current, g, keep)\n", "TypeError"),
         # oracles and references
         _raise("symbolic_tolerances", "the symbolic oracle's tolerance fails", "oracles",
                "    eps, tiny = working_precision(precision)\n", "ZeroDivisionError"),
@@ -117,7 +126,7 @@ FAULTS = {
         _raise("second_order_model", "the second-order oracle fails", "higher",
                "    eng = resolve_engine(engine)\n    n = len(graph.leaves)\n\n    def build()", "KeyError"),
         # strategies and checks
-        _raise("graph_strategy", "the graph strategy fails while drawing", "strategies",
+        _raise("graph_strategy", "the graph strategy fails while drawing", "strategies.examples",
                "        # in three graphs out of four a root op goes on top;", "AttributeError"),
         _raise("linearity_check", "a stray assert in the linearity property's own code", "checks.properties",
                "    fv, gv = _on_leaves(f, eng, leaves), _on_leaves(g, eng, leaves)\n", "AssertionError"),
@@ -152,10 +161,10 @@ FAULTS = {
         _raise("taylor", "the self-consistency check's Taylor test fails", "checks.extra_ops",
                "    hs = [h0 / 2**k for k in range(TAYLOR_HALVINGS)]\n", "TypeError", target=EXTRA),
         _raise("adapter_class", "the adapter's scalar class fails recording a result", "engines.adapter",
-               "        parents = dict.fromkeys(v for v in (*operands, *args) if isinstance(v, Value))\n",
+               "        out = self._wrap(result, tuple(parents))\n",
                "KeyError", target=ADAPTED),
         _raise("adapter_leaves", "the adapter's scalar class fails finding the leaves", "engines.adapter",
-               "            found: dict[Any, None] = {}\n", "IndexError", "mark", ADAPTED),
+               "        found: dict[Any, None] = {}\n", "IndexError", "mark", ADAPTED),
         # verdicts, report, reproducers, the command line
         _raise("confirm", "the second vote's rule fails", "verdicts", "    if not first_rejects:\n",
                "ZeroDivisionError", "first_rejects", WRONG),

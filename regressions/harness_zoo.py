@@ -69,7 +69,7 @@ PLANTS = {
         Plant(
             "reuse_never_drawn",
             "the graph strategy never draws a binary op with one node as both operands (a + a, h * h)",
-            "autograd.testing.strategies",
+            "autograd.testing.strategies.nodes",
             (
                 ("if a in seconds and draw(st.integers(0, 2)) == 1:", "if False:"),
                 (
@@ -84,21 +84,21 @@ PLANTS = {
         Plant(
             "reuse_by_chance_only",
             "binary reuse drawn only when the second operand happens to be the first (a fraction as often)",
-            "autograd.testing.strategies",
+            "autograd.testing.strategies.nodes",
             (("if a in seconds and draw(st.integers(0, 2)) == 1:", "if False:"),),
             (f"{GEN}::test_float_graphs_draw_every_shape_of_every_op[autograd]",),
         ),
         Plant(
             "root_always_joined",
             "the graph strategy never puts an op on top of the joined output (the root is almost always add)",
-            "autograd.testing.strategies",
+            "autograd.testing.strategies.examples",
             (("rooted = draw(st.integers(0, 3)) != 0", "rooted = False"),),
             (f"{GEN}::test_float_graphs_draw_every_shape_of_every_op[autograd]",),
         ),
         Plant(
             "root_op_anywhere",
             "the root op takes any slot: the joined output may feed nothing (its nodes' rules unchecked)",
-            "autograd.testing.strategies",
+            "autograd.testing.strategies.nodes",
             (("top = len(values) - 1  # the output so far", "top = None"),),
             (f"{GEN}::test_float_graphs_draw_every_shape_of_every_op[autograd]",),
         ),

@@ -27,8 +27,9 @@ def test_each_fault_applies_to_the_code_as_it_is(name):
 def test_the_zoo_reaches_every_part_of_the_harness():
     planted = {fault.plant.module.removeprefix("autograd.testing.") for fault in FAULTS.values()}
     parts = {
-        "ops.table", "ops.row", "graph", "oracles", "higher", "strategies", "identify", "runner", "auditor",
-        "findings", "verdicts", "reproducers", "report", "__main__", "engines.adapter", "engines.discover",
+        "ops.table", "ops.row", "graph", "oracles", "higher", "strategies.examples", "identify", "runner",
+        "auditor", "findings", "verdicts", "reproducers", "report", "__main__", "engines.engine",
+        "engines.adapter", "engines.discover", "engines.fit", "engines.forms", "engines.numbers",
         "probes.edges", "probes.regions", "probes.bad_inputs", "probes.conventions", "probes.nested",
         "probes.memory", "probes.support", "probes.determinism",
     }  # fmt: skip

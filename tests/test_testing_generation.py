@@ -24,7 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from autograd.testing import Graph, Node, resolve_engine
 from autograd.testing import strategies as gs
 from autograd.testing.engines.support import usable_consts
-from autograd.testing.ops import OPS, const_source
+from autograd.testing.ops import BOUND, KINK_MARGIN, OPS, const_source
+from autograd.testing.strategies import examples, mlp, stress
+from autograd.testing.strategies import nodes as drawing
 
 SAMPLE = 600  # graphs per sample; about 6 s for the float sample
 SAMPLE_SETTINGS = settings(
@@ -255,7 +257,7 @@ def test_stress_graphs_draw_every_hazard_and_stay_finite():
                 hazards["relu just off its kink"] += 1
                 hazards["relu of a tiny product"] += node.args[0] >= n_leaves
             if node.op == "relu":  # an ordinary relu keeps its margin; the gadget's input is tiny, not 0
-                assert abs(args[0]) >= gs.KINK_MARGIN or 0 < abs(args[0]) < 1e-100, graph
+                assert abs(args[0]) >= KINK_MARGIN or 0 < abs(args[0]) < 1e-100, graph
             else:  # every other node inside its op's domain, judged on the values the graph really has
                 assert OPS[node.op].domain([float(a) for a in args], node.const), (graph, node)
             spec = OPS[node.op]  # exp, log, tanh, sigmoid, x ** y, c ** x: never rational
@@ -289,8 +291,8 @@ def path_gains(graph) -> list[float]:
 
 def test_a_path_gain_multiplies_the_partials_along_the_path():
     # d(a * b)/da = b = 3 times the gain 1e100 into b... and d/db = a = 1e200 times b's gain 1e100
-    assert gs._gain(OPS["mul"], [1e200, 3.0], [1.0, 1e100], (0, 1), None) == 1e300
-    assert gs._gain(OPS["mul"], [0.5, 0.25], [1.0, 1.0], (0, 1), None) == 1.0  # never below 1
+    assert stress._gain(OPS["mul"], [1e200, 3.0], [1.0, 1e100], (0, 1), None) == 1e300
+    assert stress._gain(OPS["mul"], [0.5, 0.25], [1.0, 1.0], (0, 1), None) == 1.0  # never below 1
 
 
 def test_stress_graphs_keep_every_path_gain_within_the_bound():
@@ -341,7 +343,7 @@ def test_mlp_graphs_keep_every_relu_input_off_its_kink():
         n_leaves = len(graph.leaves)
         for node in graph.nodes:
             if node.op == "relu":
-                assert abs(values[node.args[0]]) >= 2 * gs.KINK_MARGIN * 0.999, graph
+                assert abs(values[node.args[0]]) >= 2 * KINK_MARGIN * 0.999, graph
         ops = Counter(n.op for n in graph.nodes)
         shapes["hidden relu"] += ops["relu"] > ops["rsub"]
         shapes["hidden tanh"] += ops["tanh"] > 0
@@ -355,13 +357,13 @@ def test_mlp_graphs_keep_every_relu_input_off_its_kink():
 
 
 def test_away_from_moves_a_point_past_every_interval_it_falls_in():
-    assert gs._away_from(0.5, [0.0], 0.25) == 0.5  # outside: unchanged
-    assert gs._away_from(0.125, [0.0], 0.25) == 0.25  # inside: to the upper end
-    assert gs._away_from(0.125, [0.0, 0.375], 0.25) == 0.625  # overlapping intervals merge
-    assert gs._away_from(0.125, [0.375, 0.0], 0.25) == 0.625  # in any order
-    assert gs._away_from(0.875, [0.0, 1.0], 0.25) == 1.25  # the second of two disjoint ones
-    assert gs._away_from(0.25, [0.0], 0.25) == 0.25  # the ends themselves are allowed
-    assert gs._away_from(-0.25, [0.0], 0.25) == -0.25
+    assert mlp._away_from(0.5, [0.0], 0.25) == 0.5  # outside: unchanged
+    assert mlp._away_from(0.125, [0.0], 0.25) == 0.25  # inside: to the upper end
+    assert mlp._away_from(0.125, [0.0, 0.375], 0.25) == 0.625  # overlapping intervals merge
+    assert mlp._away_from(0.125, [0.375, 0.0], 0.25) == 0.625  # in any order
+    assert mlp._away_from(0.875, [0.0, 1.0], 0.25) == 1.25  # the second of two disjoint ones
+    assert mlp._away_from(0.25, [0.0], 0.25) == 0.25  # the ends themselves are allowed
+    assert mlp._away_from(-0.25, [0.0], 0.25) == -0.25
 
 
 def test_mlp_graphs_and_graph_pairs_use_only_the_ops_of_the_engine_given():
@@ -456,7 +458,7 @@ def test_an_inconclusive_oracle_is_counted_as_an_event_named_by_its_reason(monke
     from autograd.testing.oracles import OracleInconclusive
 
     events, rejected = [], []
-    monkeypatch.setattr(gs, "event", events.append)
+    monkeypatch.setattr(examples, "event", events.append)
     monkeypatch.setattr(hypothesis, "reject", lambda: rejected.append(True))  # no test is running
 
     def inconclusive():
@@ -498,7 +500,7 @@ def test_float_graphs_make_chains_reuse_on_purpose_and_vary_their_terms():
 
 def test_record_events_reports_each_shape_of_a_graph(monkeypatch):
     events: list = []
-    monkeypatch.setattr(gs, "event", events.append)
+    monkeypatch.setattr(drawing, "event", events.append)
     # x0 + x0 (reuse, x0 feeds one node), 2 - n2, n3 * x1, x1 ** 2 (x1 fans out): depth 3
     nodes = (Node("add", (0, 0)), Node("rsub", (2,), 2), Node("mul", (3, 1)), Node("powc", (1,), 2))
     gs.record_events(Graph((0.5, 1.0), nodes))
@@ -577,13 +579,13 @@ def test_operands_fall_back_to_a_first_operand_that_has_a_partner():
     @given(st.data())
     def check(data):
         # 1e9 has no partner within 1e12, 1e4 has itself (1e8: beyond ops.BOUND, within this bound)
-        assert gs._operands(data.draw, OPS["mul"], None, [1e9, 1e4], 1e12) == (1, 1)
+        assert drawing._operands(data.draw, OPS["mul"], None, [1e9, 1e4], 1e12) == (1, 1)
         # the root op's first operand is given: none when it has no partner (vpow of a negative base)
-        assert gs._operands(data.draw, OPS["vpow"], None, [2.0, -1.0], first=1) is None
-        assert gs._operands(data.draw, OPS["mul"], None, [1e4], 1e12, first=0) == (0, 0)  # its own bound
+        assert drawing._operands(data.draw, OPS["vpow"], None, [2.0, -1.0], first=1) is None
+        assert drawing._operands(data.draw, OPS["mul"], None, [1e4], 1e12, first=0) == (0, 0)  # its own bound
         # vsum and dot stop adding terms when no slot keeps the sum within the bound
-        assert gs._operands(data.draw, OPS["vsum"], None, [1.0], 1.5) == (0,)
-        assert gs._operands(data.draw, OPS["dot"], None, [1.0], 2.5) == (0, 0, 0)
+        assert drawing._operands(data.draw, OPS["vsum"], None, [1.0], 1.5) == (0,)
+        assert drawing._operands(data.draw, OPS["dot"], None, [1.0], 2.5) == (0, 0, 0)
 
     check()
 
@@ -595,7 +597,7 @@ def test_stress_graphs_draw_ordinary_nodes_beyond_the_ordinary_bound():
         values = graph.evaluate()
         n_leaves = len(graph.leaves)
         for i, node in enumerate(graph.nodes):
-            if node.op not in ("rsub", "mul", "relu", "add") and abs(values[n_leaves + i]) > gs.BOUND:
+            if node.op not in ("rsub", "mul", "relu", "add") and abs(values[n_leaves + i]) > BOUND:
                 beyond[{1: "unary", 2: "binary"}.get(OPS[node.op].arity, node.op)] += 1
     # measured 41 unary, 4 vsum, 3 binary (dev seed); the binary, vsum and dot operands' own bound
     # is checked on chosen values in test_operands_fall_back_to_a_first_operand_that_has_a_partner
@@ -611,11 +613,11 @@ def test_each_stress_gadget_records_the_values_of_the_nodes_it_adds():
 
     leaves = [2e-150, -3e-160, 9e139, 1.5]
     gadgets = {
-        "cancellation": gs._cancellation,
-        "square": gs._square,
-        "tiny product": gs._product_in(0.0, gs._NORMAL_MIN),
-        "huge product": gs._product_in(1e200, gs.STRESS_BOUND),
-        "relu near its kink": gs._relu_near_kink(len(leaves)),
+        "cancellation": stress._cancellation,
+        "square": stress._square,
+        "tiny product": stress._product_in(0.0, stress._NORMAL_MIN),
+        "huge product": stress._product_in(1e200, gs.STRESS_BOUND),
+        "relu near its kink": stress._relu_near_kink(len(leaves)),
     }
     seen = Counter()
 

@@ -153,7 +153,7 @@ def test_a_number_in_a_reproducer_is_written_as_a_person_writes_it():
 
 def test_a_gradient_is_written_in_a_reproducer_as_the_harness_writes_it():
     # a gradient kept as a 0-d array is written as a copy of that array holding the number, as
-    # Engine.set_grad writes it (engines.adapter.in_kind); anything else as the number itself
+    # Engine.set_grad writes it (engines.numbers.in_kind); anything else as the number itself
     zero_d = resolve_engine("tests.engines.zero_d_arrays")
     assert reproducers.grad_assignment(zero_d, "v3", zero_d.make(2.0), 0.5) == (
         "kept = v3.grad.copy(); kept[()] = 0.5; v3.grad = kept  # a 0-d array"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from autograd.testing.engines import Engine
-from autograd.testing.engines.adapter import engine_call, in_kind
+from autograd.testing.engines.numbers import written
 
 __all__ = ["grad_assignment", "program", "show"]
 
@@ -34,10 +34,9 @@ def program(eng: Engine, *lines: str, preamble: Sequence[str] = ()) -> str:
 def grad_assignment(eng: Engine, name: str, v: Any, g: Any) -> str:
     """The line that writes the number ``g`` as the gradient of ``v`` (``name`` in the reproducer)
     as :meth:`Engine.set_grad` is about to (call it before): where the engine keeps its gradient as
-    a 0-d array, a copy of that array holding ``g`` (:func:`~autograd.testing.engines.adapter.in_kind`),
+    a 0-d array, a copy of that array holding ``g`` (:func:`~autograd.testing.engines.numbers.written`),
     so that the pasted program runs what the harness ran; else ``g`` itself."""
     grad = eng.grad_attr
-    _, held = engine_call(getattr, v, grad)  # (an exception when reading raised: g is written as it is)
-    if in_kind(held, g, keep=eng.Value) is g:
+    if written(v, grad, g, keep=eng.Value) is g:
         return f"{name}.{grad} = {g!r}"
     return f"kept = {name}.{grad}.copy(); kept[()] = {g!r}; {name}.{grad} = kept  # a 0-d array"

@@ -20,7 +20,7 @@ from numbers import Number
 from typing import Any
 
 from autograd.testing import boundary
-from autograd.testing.engines.adapter import as_number, write_grad
+from autograd.testing.engines.numbers import as_number, write_grad
 
 __all__ = [
     "READ_CONVENTIONS",
