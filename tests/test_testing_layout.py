@@ -49,6 +49,6 @@ def test_functions_are_short_and_build_no_classes(path):
 
 def test_the_layout_is_found_and_the_limits_can_fail():
     assert {"runner.py", "auditor.py", "checks/registry.py", "boundary.py"} <= {_name(p) for p in MODULES}
-    assert TABLES <= {_name(p) for p in MODULES}  # a table that moved or went away is a stale exemption
+    assert {_name(p) for p in MODULES} >= TABLES  # a table that moved or went away is a stale exemption
     sizes = [len(p.read_text(encoding="utf-8").splitlines()) for p in MODULES]
     assert max(sizes) > MAX_MODULE_LINES // 4  # the scan reads real modules, not empty files
