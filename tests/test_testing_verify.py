@@ -131,8 +131,8 @@ def test_inconclusive_cases_are_counted_not_failed():
 def test_numbers_with_more_digits_than_str_converts_are_shown_not_raised():
     # the zoo's double-counting variant gives exact gradients of thousands of digits: the audit's
     # findings raised ValueError instead of showing them (the oracle's table: test_testing_oracles)
-    from autograd.testing.audit import _num
+    from autograd.testing.checks.common import num
 
-    assert _num(3 * 2**16000) == "9.0584080117176827e+4816"  # 4817 digits: 3 * 2**16000 to 17
-    assert _num(Fraction(2**16000 + 1, 2**15000)) == "1.0715086071862673e+301"  # 2**1000
-    assert (_num(Fraction(1, 3)), _num(Fraction(12)), _num(12)) == ("Fraction(1, 3)", "12", "12")  # as before
+    assert num(3 * 2**16000) == "9.0584080117176827e+4816"  # 4817 digits: 3 * 2**16000 to 17
+    assert num(Fraction(2**16000 + 1, 2**15000)) == "1.0715086071862673e+301"  # 2**1000
+    assert (num(Fraction(1, 3)), num(Fraction(12)), num(12)) == ("Fraction(1, 3)", "12", "12")  # as before
