@@ -25,7 +25,7 @@ from autograd.testing.checks import properties as P
 from autograd.testing.checks import stateful as S
 from autograd.testing.findings import Finding, outcome
 from autograd.testing.oracles import GradientMismatch, OracleInconclusive
-from autograd.testing.verify import CheckResult, Conventions, _default_checks, _listed, _result
+from autograd.testing.verify import CheckResult, Conventions
 from tests.engines import float_only, planted_exact, sound, wrong_rule
 from tests.picks import Picks, run_machine
 
@@ -253,18 +253,21 @@ def test_a_check_result_prints_its_message_only_when_it_failed():
     assert str(CheckResult("exact", False, "wrong_gradient: ...")) == "exact: FAILED\nwrong_gradient: ..."
 
 
-def test_verify_leaves_out_the_checks_of_capabilities_not_declared_and_lists_a_not_judged_checks_facts():
-    every = _default_checks(Conventions())
+def test_verify_leaves_out_the_checks_of_capabilities_not_declared_and_lists_a_not_judged_checks_facts(
+    monkeypatch,
+):
+    every = _verify_asks(monkeypatch, conventions=Conventions())[0]["names"]
     assert "exact" in every and "second_order" in every
-    assert _default_checks(Conventions(exact=False, higher_order=False)) == [
+    lacking = Conventions(exact=False, higher_order=False)
+    assert _verify_asks(monkeypatch, conventions=lacking)[0]["names"] == [
         n for n in every if n not in ("exact", "second_order")
     ]
     facts = [
         Finding("convention", "exact", "data become floats"),
         Finding("inconclusive", "exact", "no oracle"),
     ]
-    assert _listed(facts) == "\nconvention: data become floats\ninconclusive: no oracle"
-    result = _result("exact", outcome("exact", facts, judged=0, unit="graphs", reason="nothing rational"))
+    nothing_rational = outcome("exact", facts, judged=0, unit="graphs", reason="nothing rational")
+    result = _result(monkeypatch, "exact", nothing_rational)
     assert (result.passed, result.message) == (
         False, "not judged: nothing rational\nconvention: data become floats\ninconclusive: no oracle",
     )  # fmt: skip
@@ -340,17 +343,25 @@ def test_verify_asks_for_30_examples_seed_0_no_shrinking_and_a_verdict_per_check
     assert renamed["fd"].name == "fd"
 
 
-def test_a_result_names_its_check_and_is_a_failure_unless_it_judged_without_defect():
+def _result(monkeypatch, name, found):
+    """verify_engine's result for the check ``name`` whose outcome is ``found``."""
+    import autograd.testing.verify as V
+
+    monkeypatch.setattr(V, "run_checks", lambda names, eng, **how: {name: found})
+    return V.verify_engine(None, checks=[name])[name]
+
+
+def test_a_result_names_its_check_and_is_a_failure_unless_it_judged_without_defect(monkeypatch):
     wrong = [Finding("wrong_gradient", "exact", f"d/dx{i} wrong", "mul") for i in (0, 1)]
-    failed = _result("exact", outcome("exact", wrong, judged=3, unit="graphs", reason="r"))
+    failed = _result(monkeypatch, "exact", outcome("exact", wrong, judged=3, unit="graphs", reason="r"))
     assert (failed.name, failed.passed) == ("exact", False)
     assert failed.message == (
         "wrong_gradient (mul): d/dx0 wrong\n\nwrong_gradient (mul): d/dx1 wrong\n\n"
         "3 graphs judged, 0 inconclusive (r)"
     )
-    nothing = _result("exact", outcome("exact", [], judged=0, unit="graphs", reason="r"))
+    nothing = _result(monkeypatch, "exact", outcome("exact", [], judged=0, unit="graphs", reason="r"))
     assert (nothing.name, nothing.passed) == ("exact", False)
-    judged = _result("exact", outcome("exact", [], judged=2, unit="graphs", reason="r"))
+    judged = _result(monkeypatch, "exact", outcome("exact", [], judged=2, unit="graphs", reason="r"))
     assert (judged.name, judged.passed, judged.message) == (
         "exact",
         True,
