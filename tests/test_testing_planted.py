@@ -3,7 +3,8 @@
 Issue 13: the ``forward`` check could not fail (it judged nothing, silently) and nothing
 noticed.  Here each check and probe of the registry (``check_names()``) is run on its own
 (``run_check``) against the fixture planted for it, and must report the planted defect; the
-sound engine must not get it.  A new check without a row here fails ``test_every_check_and_probe_has_a_planted_fixture``.
+sound engine must not get it.  A new check without a row here fails
+``test_every_check_and_probe_has_a_planted_fixture``.
 """
 
 import pytest
