@@ -42,6 +42,7 @@ from autograd.testing.checks.properties import (
     check_forward,
     check_linearity,
     check_mlp,
+    check_symbolic,
     linear_combination_graphs,
     mlp_loss_graph,
 )
@@ -52,7 +53,7 @@ __all__ = [
     "OUR_CONVENTION", "RATIONAL_BINARY", "RATIONAL_UNARY", "REGISTRY", "SEEN", "BackwardConvention",
     "Check", "EngineCrash", "ModelMismatch", "PropertyViolated", "Run", "backward_convention",
     "chain_graph", "check", "check_backward_twice", "check_build_order", "check_chain_sweep", "check_exact",
-    "check_fd", "check_forward", "check_linearity", "check_mlp", "convention_gradients",
+    "check_fd", "check_forward", "check_linearity", "check_mlp", "check_symbolic", "convention_gradients",
     "convention_reproducer", "extra_ops", "linear_combination_graphs", "mlp_loss_graph", "model_backward",
     "per_op", "run_stateful", "second_order", "stateful", "stateful_machine",
 ]  # fmt: skip
