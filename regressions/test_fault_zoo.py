@@ -8,8 +8,11 @@ of autograd.testing, and no report.  Not a pass, not a finding against the engin
 
 from __future__ import annotations
 
+import pkgutil
+
 import pytest
 
+from autograd.testing import checks
 from autograd.testing.boundary import HARNESS_FAULT, HARNESS_FAULT_LINE
 from regressions.fault_zoo import FAULTS, MARKER, run_planted
 
@@ -24,13 +27,14 @@ def test_each_fault_applies_to_the_code_as_it_is(name):
 def test_the_zoo_reaches_every_part_of_the_harness():
     planted = {fault.plant.module.removeprefix("autograd.testing.") for fault in FAULTS.values()}
     parts = {
-        "ops.table", "ops.row", "graph", "oracles", "higher", "strategies.examples", "checks", "audit",
-        "identify", "selfcheck", "findings", "verdicts", "reproducers", "report", "__main__",
-        "engines.engine", "engines.adapter", "engines.discover", "engines.fit", "engines.forms",
-        "engines.numbers",
+        "ops.table", "ops.row", "graph", "oracles", "higher", "strategies.examples", "identify", "runner",
+        "auditor", "findings", "verdicts", "reproducers", "report", "__main__", "engines.engine",
+        "engines.adapter", "engines.discover", "engines.fit", "engines.forms", "engines.numbers",
         "probes.edges", "probes.regions", "probes.bad_inputs", "probes.conventions", "probes.nested",
         "probes.memory", "probes.support", "probes.determinism",
     }  # fmt: skip
+    # every module of the checks: the registry, what they share, and each family
+    parts |= {f"checks.{m.name}" for m in pkgutil.iter_modules(checks.__path__)}
     assert parts <= planted, sorted(parts - planted)
 
 

@@ -18,10 +18,9 @@ import pytest
 
 import autograd
 from autograd.testing import EngineNotFound, Graph, Node, audit, gradcheck, resolve_engine
-from autograd.testing.audit import _gradient_findings
-from autograd.testing.checks import OUR_CONVENTION, BackwardConvention, backward_convention
+from autograd.testing.checks import OUR_CONVENTION, BackwardConvention, backward_convention, registry
+from autograd.testing.checks.gradients import gradient_findings
 from autograd.testing.findings import DEFECT_KINDS
-from autograd.testing.ops import OPS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = 15  # per search: enough for these engines' defects, quick enough for the suite
@@ -109,7 +108,7 @@ def test_the_backward_convention_is_observed_not_assumed():
 def test_retained_interior_gradients_are_a_convention_the_stateful_check_models():
     # PyTorch's retain_grad: interior gradients add up across passes, but a stale one never flows on
     # (torch through the adapter matched no convention and its stateful check judged nothing)
-    from autograd.testing.audit import run_check
+    from autograd.testing import run_check
     from tests.engines import retained_interior
 
     assert backward_convention(retained_interior) == BackwardConvention(
@@ -211,7 +210,7 @@ def test_a_rounding_artefact_is_never_called_a_wrong_gradient():
                Node("rsub", (5,), Fraction(3, 2)), Node("add", (7, 1)), Node("mul", (8, 8)),
                Node("add", (9, 4)), Node("add", (10, 6))),
     )  # fmt: skip
-    findings = _gradient_findings(resolve_engine(autograd), "symbolic", graph, None)
+    findings = gradient_findings(resolve_engine(autograd), "symbolic", graph, None)
     assert not [f for f in findings if f.kind == "wrong_gradient"]
 
 
@@ -340,7 +339,10 @@ class StubModule:
 
 def test_second_order_hook_reports_only_confirmed_hessians(monkeypatch):
     from autograd.testing import GradcheckReport, GradientMismatch, higher
-    from autograd.testing.audit import _check_second_order
+    from autograd.testing.checks.registry import Run, run_registered
+
+    def second_order(eng, examples, seed):
+        return run_registered(Run(eng, examples, seed), ["second_order"])["second_order"]
 
     def check_second_order(engine, graph, **given):  # pretends every Hessian of two nodes or more is off
         if len(graph.nodes) >= 2:
@@ -359,7 +361,7 @@ def test_second_order_hook_reports_only_confirmed_hessians(monkeypatch):
     floats.__dict__["higher_order"] = True  # (the cached probe's answer, overridden for the stub)
     # the search stops at its first defect, so the unconfirmed mismatch must come first
     # (whatever graphs the seed draws: which ones depends on the rows of the op table)
-    outcome = _check_second_order(floats, examples=30, seed=5)
+    outcome = second_order(floats, examples=30, seed=5)
     kinds = {f.kind for f in outcome.findings}
     assert outcome.status == "failed" and kinds == {"wrong_gradient", "inconclusive"}
     (confirmed,) = [f for f in outcome.findings if f.kind == "wrong_gradient"]
@@ -368,14 +370,26 @@ def test_second_order_hook_reports_only_confirmed_hessians(monkeypatch):
     assert "not confirmed, unresolved" in unconfirmed.summary and "not a defect" not in unconfirmed.summary
     assert outcome.judged > 0 and outcome.unit == "graphs"
     plain = resolve_engine("tests.engines.audit_scalar_backwards")
-    assert _check_second_order(plain, examples=3, seed=0).status == "not_applicable"
+    assert second_order(plain, examples=3, seed=0).status == "not_applicable"
+
+
+def _only_probes(monkeypatch, *probes) -> list[str]:
+    """The registry with the checks and the given probes ``(name, run, order)`` only: their names."""
+    monkeypatch.setattr(registry, "REGISTRY", {k: c for k, c in registry.REGISTRY.items() if not c.probe})
+    for name, run, order in probes:
+        registry.probe(name, run, order)
+    return registry.names(probes=True)
+
+
+def _run_probes(monkeypatch, *probes):
+    """Every probe of the registry, given these, run on our engine as audit() runs them."""
+    from autograd.testing import run_checks
+
+    return list(run_checks(_only_probes(monkeypatch, *probes), autograd, examples=3, seed=0).values())
 
 
 def test_probes_run_in_the_registry_order_and_their_own_failures_propagate(monkeypatch):
-    from autograd.testing import audit as audit_function  # noqa: F401  (the package re-export)
-    from autograd.testing.audit import CheckOutcome, Finding, _run_probes
-
-    audit_module = sys.modules["autograd.testing.audit"]
+    from autograd.testing import CheckOutcome, Finding
 
     def probe_facts(engine, *, examples, seed):
         return CheckOutcome("facts", "passed", [Finding("convention", "facts", "relu'(0) is 0")])
@@ -386,28 +400,26 @@ def test_probes_run_in_the_registry_order_and_their_own_failures_propagate(monke
     def probe_broken(engine, *, examples, seed):
         raise RuntimeError("the probe's own bug")
 
-    monkeypatch.setattr(audit_module, "PROBES", [("other", probe_other), ("facts", probe_facts)])
-    outcomes = _run_probes(resolve_engine(autograd), examples=3, seed=0)
-    assert [o.name for o in outcomes] == ["other", "facts"]  # the registry's order, not alphabetical
+    # registered in one order, placed in another: the registry's order, not the first come nor alphabetical
+    outcomes = _run_probes(monkeypatch, ("facts", probe_facts, 102), ("other", probe_other, 101))
+    assert [o.name for o in outcomes] == ["other", "facts"]
     assert outcomes[1].findings[0].summary == "relu'(0) is 0"
-    monkeypatch.setattr(audit_module, "PROBES", [("broken", probe_broken)])
     with pytest.raises(RuntimeError, match="the probe's own bug"):  # ours: never "no finding"
-        _run_probes(resolve_engine(autograd), examples=3, seed=0)
+        _run_probes(monkeypatch, ("broken", probe_broken, 101))
 
 
 def test_what_the_engine_raises_past_a_probe_leaves_it_not_judged_and_the_audit_goes_on(monkeypatch):
     # the memory probe once let a later graph's exception escape, and the audit crashed: whatever
     # probe does so, the engine's exception is a fact of the engine (run alone or in the audit)
-    from autograd.testing.audit import _run_probes, run_check
+    from autograd.testing import run_check
     from autograd.testing.boundary import engine_call
-
-    audit_module = sys.modules["autograd.testing.audit"]
 
     def probe_cut_short(engine, *, examples, seed):
         engine_call("the third backward()", lambda: 1 / 0)
 
-    monkeypatch.setattr(audit_module, "PROBES", [("cut", probe_cut_short)])
-    for result in (_run_probes(resolve_engine(autograd), examples=3, seed=0)[0], run_check("cut", autograd)):
+    (alone,) = _run_probes(monkeypatch, ("cut", probe_cut_short, 101))
+    in_the_audit = audit(autograd, examples=1).outcomes["cut"]
+    for result in (alone, run_check("cut", autograd), in_the_audit):
         counts = (result.name, result.status, result.judged, result.inconclusive)
         assert counts == ("cut", "not_applicable", 0, 1)
         (finding,) = result.findings
@@ -428,10 +440,13 @@ def test_what_the_engine_raises_past_a_probe_leaves_it_not_judged_and_the_audit_
      "scalar_backwards", "recursive", "accepts_strings"],
 )  # fmt: skip
 def test_the_graph_checks_find_no_defect_in_correct_engines(fixture):
-    from autograd.testing.audit import _graph_checks
+    from autograd.testing import run_checks
 
-    eng = resolve_engine(f"tests.engines.{fixture}")
-    outcomes, _ = _graph_checks(eng, [op for op in OPS if eng.supports(op)], EXAMPLES, 0)
+    graph_checks = [
+        "exact", "symbolic", "forward", "linearity", "build_order", "chain_sweep", "mlp", "stateful",
+        "second_order",
+    ]  # fmt: skip
+    outcomes = run_checks(graph_checks, f"tests.engines.{fixture}", examples=EXAMPLES, seed=0)
     defects = [f for o in outcomes.values() for f in o.findings if f.kind in DEFECT_KINDS]
     assert defects == [], defects
     assert "failed" not in {o.status for o in outcomes.values()}

@@ -15,8 +15,7 @@ import pytest
 import sympy
 
 import autograd
-from autograd.testing import UNDEFINED, ReferenceUnresolved, certify
-from autograd.testing.audit import run_check
+from autograd.testing import UNDEFINED, ReferenceUnresolved, certify, run_check
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.ops import OPS, Call, OpSpec, registered
 from autograd.testing.ops.catalogue import known

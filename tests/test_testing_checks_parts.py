@@ -20,9 +20,12 @@ from hypothesis import Phase
 
 import autograd.testing.checks as C
 from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing.checks import machine as M
+from autograd.testing.checks import properties as P
+from autograd.testing.checks import stateful as S
 from autograd.testing.findings import Finding, outcome
 from autograd.testing.oracles import GradientMismatch, OracleInconclusive
-from autograd.testing.verify import CheckResult, Conventions, _default_checks, _listed, _result
+from autograd.testing.verify import CheckResult, Conventions
 from tests.engines import float_only, planted_exact, sound, wrong_rule
 from tests.picks import Picks, run_machine
 
@@ -50,7 +53,7 @@ class _MulPlusOne(sound.Value):
 
 # ---------------------------------------------------------------------- each check judges its engine
 def test_the_gradient_checks_judge_the_engine_they_are_given():
-    for check in (C.check_symbolic, C.check_fd, C.check_mlp):
+    for check in (P.check_symbolic, C.check_fd, C.check_mlp):
         check(None, EXP_GRAPH)  # ours is right
         with pytest.raises(GradientMismatch):
             check(wrong_rule.Value, EXP_GRAPH)
@@ -127,13 +130,27 @@ def test_linearity_fails_a_combination_off_by_more_than_rounding_and_names_its_t
     assert message.count(resolve_engine(_CombinationSkewed).import_line()) == 2  # f and g
 
 
-def test_the_linearity_tolerance_is_each_gradients_bound_plus_the_combinations_rounding():
-    f, g, a, b = example = _pair()
-    combined = C.linear_combination_graphs(example)[2]
-    tf, tg, tc = (C._leaf_tolerances(x)[0] for x in (f, g, combined))
-    gf, gg = 0.25, -0.5  # any two gradients: the rounding term is 4 eps (|a gf| + |b gg|)
-    want = abs(a) * tf + abs(b) * tg + tc + 4 * C.working_precision()[0] * (abs(a * gf) + abs(b * gg))
-    assert math.isclose(C._linearity_tolerance(example, 0, gf, gg), want, rel_tol=1e-12)
+class _CombinationOff(sound.Value):
+    """A float engine whose gradients of a sum with a Value coefficient are a tenth too large."""
+
+    def __add__(self, other):
+        other = self._lift(other)
+        skew = 1.1 if len(self._prev) == 2 and len(other._prev) == 2 else 1
+        return self._with_partials(self.data + other.data, (self, other), (skew, skew))
+
+
+def test_the_linearity_tolerance_is_each_gradients_bound_plus_the_combinations_rounding(monkeypatch):
+    # stand-in bounds: f's (2 nodes) 1e-2, g's (1 node) 1e-3, the combined graph's (6 nodes) 1e-4,
+    # and a working precision of 1e-5; at x0 df = e^0.25, dg = e^0.5
+    bounds = {2: [1e-2, 0.0], 1: [1e-3, 0.0], 6: [1e-4, 0.0, 0.0, 0.0]}
+    monkeypatch.setattr(P, "leaf_tolerances", lambda graph: bounds[len(graph.nodes)])
+    monkeypatch.setattr(P, "working_precision", lambda: (1e-5, 0))
+    _, _, a, b = _pair()
+    rounding = 4 * 1e-5 * (abs(a) * math.exp(0.25) + abs(b) * math.exp(0.5))
+    want = abs(a) * 1e-2 + abs(b) * 1e-3 + 1e-4 + rounding  # 0.00924
+    with pytest.raises(AssertionError) as failed:
+        C.check_linearity(_CombinationOff, _pair())
+    assert "/dx0 = " in str(failed.value) and f" (tolerance {want:.3g})\n" in str(failed.value)
 
 
 def test_the_combined_graph_is_a_times_f_plus_b_times_g_on_the_same_leaves():
@@ -200,7 +217,7 @@ def test_run_stateful_runs_the_machine_with_the_settings_and_convention_asked_fo
         machines.append((made(engine, convention), convention))
         return machines[-1][0]
 
-    monkeypatch.setattr(C, "stateful_machine", spy)
+    monkeypatch.setattr(S, "stateful_machine", spy)
     C.run_stateful(None, max_examples=7)
     ((machine, convention),) = machines
     # (a run hypothesis discards, a draw past its buffer, still ran: runs may exceed the examples)
@@ -236,18 +253,21 @@ def test_a_check_result_prints_its_message_only_when_it_failed():
     assert str(CheckResult("exact", False, "wrong_gradient: ...")) == "exact: FAILED\nwrong_gradient: ..."
 
 
-def test_verify_leaves_out_the_checks_of_capabilities_not_declared_and_lists_a_not_judged_checks_facts():
-    every = _default_checks(Conventions())
+def test_verify_leaves_out_the_checks_of_capabilities_not_declared_and_lists_a_not_judged_checks_facts(
+    monkeypatch,
+):
+    every = _verify_asks(monkeypatch, conventions=Conventions())[0]["names"]
     assert "exact" in every and "second_order" in every
-    assert _default_checks(Conventions(exact=False, higher_order=False)) == [
+    lacking = Conventions(exact=False, higher_order=False)
+    assert _verify_asks(monkeypatch, conventions=lacking)[0]["names"] == [
         n for n in every if n not in ("exact", "second_order")
     ]
     facts = [
         Finding("convention", "exact", "data become floats"),
         Finding("inconclusive", "exact", "no oracle"),
     ]
-    assert _listed(facts) == "\nconvention: data become floats\ninconclusive: no oracle"
-    result = _result("exact", outcome("exact", facts, judged=0, unit="graphs", reason="nothing rational"))
+    nothing_rational = outcome("exact", facts, judged=0, unit="graphs", reason="nothing rational")
+    result = _result(monkeypatch, "exact", nothing_rational)
     assert (result.passed, result.message) == (
         False, "not judged: nothing rational\nconvention: data become floats\ninconclusive: no oracle",
     )  # fmt: skip
@@ -264,9 +284,9 @@ def test_a_convention_reproducer_uses_the_arithmetic_asked_for():
 
 
 def test_a_difference_exactly_at_the_tolerance_agrees_and_exact_numbers_need_equality():
-    assert C._agrees(1.0, 1.5, lambda: 0.5) and not C._agrees(1.0, 1.5, lambda: 0.4999)
-    assert not C._agrees(Fraction(1, 3), Fraction(1, 3) + Fraction(1, 2**80), lambda: 1.0)
-    assert C._agrees(Fraction(1, 3), 1 / 3, lambda: 1e-15)  # a float on either side: the tolerance
+    assert P.agrees(1.0, 1.5, lambda: 0.5) and not P.agrees(1.0, 1.5, lambda: 0.4999)
+    assert not P.agrees(Fraction(1, 3), Fraction(1, 3) + Fraction(1, 2**80), lambda: 1.0)
+    assert P.agrees(Fraction(1, 3), 1 / 3, lambda: 1e-15)  # a float on either side: the tolerance
 
 
 class _FloatOffIntegers(sound.Value):
@@ -281,9 +301,11 @@ class _FloatOffIntegers(sound.Value):
 
 
 def test_exact_gradients_are_probed_at_points_that_are_not_integers():
-    eng = resolve_engine(_FloatOffIntegers)
-    assert not C._exact_gradients(eng, "powc", 2)
-    assert C._exact_gradients(eng, "mul", None) and C._exact_gradients(resolve_engine(None), "powc", 2)
+    # the exact machine leaves out the ops whose gradients are not exact numbers, and says so
+    assert C.stateful_machine(_FloatOffIntegers, exact=True).not_judged == (
+        "x ** 2, x ** -1 (gradients not exact numbers: equality cannot judge them)",
+    )  # x * y is kept
+    assert C.stateful_machine(None, exact=True).not_judged == ()
 
 
 # ---------------------------------------------------------------------- verify_engine's wiring
@@ -303,7 +325,7 @@ def _verify_asks(monkeypatch, **kwargs):
 
 
 def test_verify_asks_for_30_examples_seed_0_no_shrinking_and_a_verdict_per_check_by_default(monkeypatch):
-    from autograd.testing.audit import SearchMode
+    from autograd.testing import SearchMode
     from autograd.testing.verify import CHECKS
 
     asked, results = _verify_asks(monkeypatch)
@@ -321,17 +343,25 @@ def test_verify_asks_for_30_examples_seed_0_no_shrinking_and_a_verdict_per_check
     assert renamed["fd"].name == "fd"
 
 
-def test_a_result_names_its_check_and_is_a_failure_unless_it_judged_without_defect():
+def _result(monkeypatch, name, found):
+    """verify_engine's result for the check ``name`` whose outcome is ``found``."""
+    import autograd.testing.verify as V
+
+    monkeypatch.setattr(V, "run_checks", lambda names, eng, **how: {name: found})
+    return V.verify_engine(None, checks=[name])[name]
+
+
+def test_a_result_names_its_check_and_is_a_failure_unless_it_judged_without_defect(monkeypatch):
     wrong = [Finding("wrong_gradient", "exact", f"d/dx{i} wrong", "mul") for i in (0, 1)]
-    failed = _result("exact", outcome("exact", wrong, judged=3, unit="graphs", reason="r"))
+    failed = _result(monkeypatch, "exact", outcome("exact", wrong, judged=3, unit="graphs", reason="r"))
     assert (failed.name, failed.passed) == ("exact", False)
     assert failed.message == (
         "wrong_gradient (mul): d/dx0 wrong\n\nwrong_gradient (mul): d/dx1 wrong\n\n"
         "3 graphs judged, 0 inconclusive (r)"
     )
-    nothing = _result("exact", outcome("exact", [], judged=0, unit="graphs", reason="r"))
+    nothing = _result(monkeypatch, "exact", outcome("exact", [], judged=0, unit="graphs", reason="r"))
     assert (nothing.name, nothing.passed) == ("exact", False)
-    judged = _result("exact", outcome("exact", [], judged=2, unit="graphs", reason="r"))
+    judged = _result(monkeypatch, "exact", outcome("exact", [], judged=2, unit="graphs", reason="r"))
     assert (judged.name, judged.passed, judged.message) == (
         "exact",
         True,
@@ -351,9 +381,9 @@ def test_a_forward_error_exactly_at_its_bound_passes(monkeypatch):
     want, _ = EXP_GRAPH.mp_value_and_gradient()
     eng = resolve_engine(_ExpFlat)
     error = _Bound(abs(want - eng.data(EXP_GRAPH.build(eng)[EXP_GRAPH.out])))
-    monkeypatch.setattr(C, "symbolic_tolerances", lambda graph: ([], error))  # the bound, to the bit
+    monkeypatch.setattr(P, "symbolic_tolerances", lambda graph: ([], error))  # the bound, to the bit
     C.check_forward(_ExpFlat, EXP_GRAPH)
-    monkeypatch.setattr(C, "symbolic_tolerances", lambda graph: ([], _Bound(error * (1 - 2.0**-40))))
+    monkeypatch.setattr(P, "symbolic_tolerances", lambda graph: ([], _Bound(error * (1 - 2.0**-40))))
     with pytest.raises(AssertionError, match=r"^forward: "):
         C.check_forward(_ExpFlat, EXP_GRAPH)
 
@@ -402,7 +432,7 @@ def test_a_float_build_order_failure_compares_gradients_not_only_values():
 
 
 def test_each_leaf_of_the_chain_sweep_is_judged_by_its_own_tolerance(monkeypatch):
-    monkeypatch.setattr(C, "_leaf_tolerances", lambda graph: [0.0, 1.0])  # w: none; x: plenty
+    monkeypatch.setattr(P, "leaf_tolerances", lambda graph: [0.0, 1.0])  # w: none; x: plenty
     with pytest.raises(AssertionError, match=r"^chain sweep n=4: dy/dw = "):
         C.check_chain_sweep(_ChainDwScaled, (1.5, 0.75, 4))
 
@@ -422,9 +452,20 @@ class _PowRaises(sound.Value):
         raise ArithmeticError("powers are not supported")
 
 
+class _PowRaisesOffIntegers(sound.Value):
+    """x ** c refused on a Fraction that is not an integer (taken elsewhere: the engine has it)."""
+
+    def __pow__(self, c):
+        if isinstance(self.data, Fraction) and self.data.denominator != 1:
+            raise ArithmeticError("powers of fractions are not supported")
+        return super().__pow__(c)
+
+
 def test_exact_gradients_are_probed_with_both_operands_off_the_integers_and_a_refusal_is_no_exactness():
-    assert not C._exact_gradients(resolve_engine(_FloatUnlessSecondIsInteger), "mul", None)
-    assert not C._exact_gradients(resolve_engine(_PowRaises), "powc", 2)
+    inexact = "(gradients not exact numbers: equality cannot judge them)"
+    floats_in_mul = C.stateful_machine(_FloatUnlessSecondIsInteger, exact=True)
+    assert floats_in_mul.not_judged[0].startswith("x * y")
+    assert C.stateful_machine(_PowRaisesOffIntegers, exact=True).not_judged == (f"x ** 2, x ** -1 {inexact}",)
 
 
 def test_a_float_build_order_allows_twice_each_leafs_derived_tolerance(monkeypatch):
@@ -433,7 +474,7 @@ def test_a_float_build_order_allows_twice_each_leafs_derived_tolerance(monkeypat
     graph = Graph((0.5, 0.25), (Node("exp", (0,)), Node("mul", (2, 1))))
     gap = math.exp(0.5) * 0.25  # x0's gradient in slot order; the late x1 leaves it 0
     for tolerance, fails in ((gap / 1.9, False), (gap / 2.1, True)):
-        monkeypatch.setattr(C, "_leaf_tolerances", lambda graph, t=tolerance: [t, t])
+        monkeypatch.setattr(P, "leaf_tolerances", lambda graph, t=tolerance: [t, t])
         if fails:
             with pytest.raises(AssertionError, match=r"^build order: x0 "):
                 C.check_build_order(planted_build_order.Value, (graph, (0, 2, 1, 3)))
@@ -637,7 +678,7 @@ def test_a_draw_outside_an_ops_domain_builds_minus_a_else_a_plus_a(engine, fallb
     eng = resolve_engine(engine)
     machine = C.stateful_machine(eng, C.backward_convention(eng))()
     machine.first_leaf(Fraction(0))
-    machine.binary(Picks(0, 0), "div")  # 0 / 0: outside div's domain
+    machine.binary(Picks("div", 0, 0))  # 0 / 0: outside div's domain
     assert machine.script[-1] == fallback and machine.args[-1] == (0,) * fallback.count("v0")
     machine.backward(Picks(1, False))
     machine.gradients_match_model()
@@ -648,7 +689,7 @@ def test_a_draw_outside_an_ops_domain_builds_nothing_without_negation_or_additio
     eng = resolve_engine(_MulDivOnly)
     machine = C.stateful_machine(eng, C.backward_convention(eng))()
     machine.first_leaf(Fraction(0))
-    machine.binary(Picks(0, 0), "div")
+    machine.binary(Picks("div", 0, 0))
     assert len(machine.script) == len(machine.values) == 1  # v0 only
     C.run_stateful(eng, max_examples=10, convention=C.backward_convention(eng))
 
@@ -670,9 +711,9 @@ def test_run_stateful_is_deterministic_quiet_about_time_and_keeps_no_database(
     monkeypatch, hypothesis_defaults
 ):
     asked = []
-    monkeypatch.setattr(C, "run_state_machine_as_test", lambda machine, settings: asked.append(settings))
+    monkeypatch.setattr(S, "run_state_machine_as_test", lambda machine, settings: asked.append(settings))
     made, real = [], C.stateful_machine
-    monkeypatch.setattr(C, "stateful_machine", lambda engine, how: made.append(engine) or real(engine, how))
+    monkeypatch.setattr(S, "stateful_machine", lambda engine, how: made.append(engine) or real(engine, how))
     C.run_stateful(_NoNegativePowers)
     (used,) = asked
     assert made == [_NoNegativePowers]
@@ -719,7 +760,7 @@ def test_a_run_whose_tolerance_cannot_be_derived_is_counted_once_as_not_judged(m
     def no_tolerance(graph):
         raise OracleInconclusive("no tolerance")
 
-    monkeypatch.setattr(C, "_leaf_tolerances", no_tolerance)
+    monkeypatch.setattr(M, "leaf_tolerances", no_tolerance)
     float_engine = float_only.Value
     machine = C.stateful_machine(float_engine, C.backward_convention(float_engine))
 
@@ -743,7 +784,7 @@ def test_a_float_pass_through_rounding_ops_is_judged_with_the_tolerance_of_its_s
     machine = C.stateful_machine(eng, C.backward_convention(eng))()
     machine.first_leaf(Fraction(3))
     machine.leaf(Fraction(11))
-    machine.binary(Picks(0, 1), "div")
+    machine.binary(Picks("div", 0, 1))
     machine.backward(Picks(2, False))
     got = eng.grad(machine.values[1])
     assert got != float(machine.model[1]) and abs(got - machine.model[1]) < machine.tol[1] < 1e-13
@@ -773,13 +814,13 @@ def test_leaves_a_pass_could_not_judge_stay_unjudged_after_another_such_pass(mon
     def no_tolerance(graph):
         raise OracleInconclusive("no tolerance")
 
-    monkeypatch.setattr(C, "_leaf_tolerances", no_tolerance)
+    monkeypatch.setattr(M, "leaf_tolerances", no_tolerance)
     eng = resolve_engine(float_only.Value)
     machine = C.stateful_machine(eng, C.backward_convention(eng))()
     for value in (Fraction(1, 3), Fraction(7, 3), Fraction(5)):
         machine.leaf(value)
-    machine.binary(Picks(0, 1), "div")  # v3 = v0 / v1: d/dv1 rounds (one ulp off the model)
-    machine.binary(Picks(2, 2), "mul")  # v4 = v2 * v2
+    machine.binary(Picks("div", 0, 1))  # v3 = v0 / v1: d/dv1 rounds (one ulp off the model)
+    machine.binary(Picks("mul", 2, 2))  # v4 = v2 * v2
     machine.backward(Picks(3, False))
     machine.backward(Picks(4, False))
     assert machine.unknown == {0, 1, 2} and type(machine).unjudged == 1
@@ -792,7 +833,7 @@ def test_a_float_leafs_tolerance_adds_up_over_the_passes_it_keeps(leaves, passes
     machine = C.stateful_machine(eng, C.BackwardConvention(leaves=leaves))()
     machine.first_leaf(Fraction(1, 3))
     machine.leaf(Fraction(7, 3))
-    machine.binary(Picks(0, 1), "div")
+    machine.binary(Picks("div", 0, 1))
     machine.backward(Picks(2, False))
     once = list(machine.tol[:2])
     machine.backward(Picks(2, False))
@@ -802,7 +843,7 @@ def test_a_float_leafs_tolerance_adds_up_over_the_passes_it_keeps(leaves, passes
 def test_an_exact_reproducer_expects_exact_numbers():
     machine = C.stateful_machine("autograd")()
     machine.first_leaf(Fraction(1, 3))
-    machine.binary(Picks(0, 0), "mul")
+    machine.binary(Picks("mul", 0, 0))
     machine.backward(Picks(1, False))
     assert "print('expected:', ['2/3', '1'])" in machine._reproducer().splitlines()
 

@@ -16,8 +16,7 @@ import re
 
 import pytest
 
-from autograd.testing import oracles, verdicts
-from autograd.testing.audit import run_check
+from autograd.testing import oracles, run_check, verdicts
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.graph import Graph, Node
 from autograd.testing.probes.edges import probe_edge_points

@@ -13,7 +13,7 @@ import math
 import pytest
 
 from autograd.testing import EngineNotFound, audit, resolve_engine
-from autograd.testing.audit import capabilities, run_check
+from autograd.testing.auditor import capabilities, run_check
 from autograd.testing.engines.apis import read_convention
 from tests.engines import property_read
 

@@ -1,4 +1,4 @@
-"""The extra-op checks' parts (identify.py, selfcheck.py), one rule at a time, in process.
+"""The extra-op checks' parts (identify.py, checks/extra_ops.py), one rule at a time, in process.
 
 Each test pins one thing the discovery, the identification or the self-consistency search
 must do, on a small engine of its own (a subclass of ``tests.engines.sound.Value`` whose
@@ -11,11 +11,13 @@ import math
 from fractions import Fraction
 
 import pytest
+from hypothesis import strategies as st
 
-import autograd.testing.selfcheck as S
-from autograd.testing import Graph, Node, resolve_engine
+from autograd.testing import Graph, Node, resolve_engine, runner
+from autograd.testing import strategies as gs
+from autograd.testing.checks import extra_ops as extra_checks
+from autograd.testing.checks.extra_ops import extra_op_outcomes, taylor_order
 from autograd.testing.identify import AGREE_RTOL, extra_ops, identify, registered_extras
-from autograd.testing.selfcheck import extra_op_outcomes, taylor_order
 from tests.engines import extra_exact_abs, extra_labelled, sound
 from tests.engines import extra_ops as extra_fixture
 
@@ -238,15 +240,20 @@ def test_a_gradient_that_cannot_be_read_as_a_number_is_a_crash_of_the_backward_p
     assert crash.summary.endswith(f" raises {error}")
 
 
-def test_an_output_that_is_no_number_is_a_crash_of_the_forward():
-    eng = resolve_engine(_Unreadable_Output)
-    with registered_extras(eng, unknown=True):
-        graph = Graph((0.5, 0.25), (Node("add", (0, 1)), Node("cubic~?", (2,))))
-        ([crash], judged) = S._judge_unknown(eng, "self_consistency", "cubic~?")(graph)
-    assert (crash.kind, judged) == ("crash", True)
+def test_an_output_that_is_no_number_is_a_crash_of_the_forward(monkeypatch):
+    # the search draws this one graph (cubic alone at identify's points is read: its operand a leaf;
+    # the graph is made where the check has registered the op)
+    def this_graph(*args, **kwargs):
+        return st.just(Graph((0.5, 0.25), (Node("add", (0, 1)), Node("cubic~?", (2,)))))
+
+    monkeypatch.setattr(gs, "graphs", this_graph)
+    _, outcome = extra_op_outcomes(_Unreadable_Output, examples=2)
+    (crash,) = outcome.findings
+    assert (crash.kind, crash.op, outcome.inconclusive) == ("crash", "cubic~?", 0)  # a crash is judged
+    # read as every check reads an engine's number (a string is not one, whatever it holds)
     assert crash.summary == (
         "forward of (x0 + x1).cubic() at x0 = 0.5, x1 = 0.25 raises "
-        "ValueError: could not convert string to float: 'no number'"
+        "TypeError: the output's data is 'no number', not a number"
     )
 
 
@@ -269,21 +276,24 @@ def test_a_wrong_gradient_of_an_unknown_op_says_both_step_scales_showed_order_1(
 
 # ---------------------------------------------------------------------- what a check judges
 def _spy_judges(monkeypatch):
-    """Every graph each check's judge sees, with what it returned: (check, graph, findings, judged)."""
-    seen = []
-    for real in (S._judge_known, S._judge_unknown):
+    """Every graph the checks judge (each run once on the engine, its findings then recorded once),
+    with its findings and whether it was judged (no inconclusive finding): (check, graph, findings,
+    judged)."""
+    graphs, seen = [], []
+    real_run, real_record = extra_checks.run_graph, runner.Trials.record
 
-        def wrapped(eng, check, op, real=real):
-            judge = real(eng, check, op)
+    def run_graph(eng, graph):
+        graphs.append(graph)
+        return real_run(eng, graph)
 
-            def spy(graph):
-                findings, judged = judge(graph)
-                seen.append((check, graph, findings, judged))
-                return findings, judged
+    def record(self, checks, found, size):
+        (check,) = checks
+        judged = not any(f.kind == "inconclusive" for f in found)
+        seen.append((check, graphs[len(seen)], found, judged))
+        real_record(self, checks, found, size)
 
-            return spy
-
-        monkeypatch.setattr(S, real.__name__, wrapped)
+    monkeypatch.setattr(extra_checks, "run_graph", run_graph)
+    monkeypatch.setattr(runner.Trials, "record", record)
     return seen
 
 
@@ -312,15 +322,15 @@ def test_an_op_is_judged_alone_at_each_identification_point_inside_its_domain_th
 
 def test_an_exact_engines_rational_op_is_searched_on_floats_and_fractions_in_small_graphs(monkeypatch):
     seen = _spy_judges(monkeypatch)
-    sizes, graphs = [], S.gs.graphs
+    sizes, graphs = [], gs.graphs
 
     def sized(*args, **kwargs):
         sizes.append(kwargs.get("max_nodes"))
         return graphs(*args, **kwargs)
 
-    monkeypatch.setattr(S.gs, "graphs", sized)
+    monkeypatch.setattr(gs, "graphs", sized)
     extra_op_outcomes(extra_exact_abs.Value, examples=10)
-    assert sizes == [S.MAX_NODES, S.MAX_NODES]
+    assert sizes == [extra_checks.MAX_NODES, extra_checks.MAX_NODES]
     drawn = [graph for _, graph, _, _ in seen[len(XS) - 1 :]]  # after the lone graphs (none at the kink)
     assert any(all(isinstance(x, Fraction) for x in g.leaves) for g in drawn)
     assert any(len(g.nodes) > 1 and all(type(x) is float for x in g.leaves) for g in drawn)
@@ -402,9 +412,7 @@ def test_the_outcomes_list_every_extra_op_and_count_the_identified_and_the_rest(
 
 def test_every_search_gets_the_budget_and_seed_asked_for_and_40_graphs_by_default(monkeypatch):
     asked = []
-    monkeypatch.setattr(
-        S, "_search", lambda _tally, _strategy, _judge, examples, seed: asked.append((examples, seed))
-    )
+    monkeypatch.setattr(extra_checks, "search", lambda *args, **kwargs: asked.append(args[4:6]))
     extra_op_outcomes(extra_fixture.Value, examples=3, seed=7)
     # one search for each of the 10 extra ops, a second for the 3 rational ones (abs, +v, reLU: the
     # fixture keeps Fractions exact)

@@ -9,19 +9,22 @@ one it does not (``bump``: x * exp(-x * x)).
 import contextlib
 import io
 import math
+from fractions import Fraction
 
 import pytest
+from hypothesis import strategies as st
 
 import autograd
 import autograd.testing.identify as identify_module
-import autograd.testing.selfcheck as selfcheck_module
-from autograd.testing import audit, resolve_engine
-from autograd.testing.audit import run_checks
-from autograd.testing.findings import DEFECT_KINDS
+from autograd.testing import audit, resolve_engine, run_checks
+from autograd.testing import strategies as gs
+from autograd.testing.checks import extra_ops as extra_checks
+from autograd.testing.checks.extra_ops import extra_op_outcomes, taylor_order
+from autograd.testing.findings import DEFECT_KINDS, Finding
+from autograd.testing.graph import Graph, Node
 from autograd.testing.identify import extra_capabilities, extra_ops, identify, unjudged_methods
 from autograd.testing.ops import OPS, display
 from autograd.testing.probes.edges import probe_edge_points, probe_out_of_domain
-from autograd.testing.selfcheck import extra_op_outcomes, taylor_order
 from tests.engines import (
     extra_clamped_ln,
     extra_detached,
@@ -130,7 +133,8 @@ def test_an_exact_engines_rational_extra_op_is_judged_exactly():
     assert (outcomes["extra_ops"].status, outcomes["self_consistency"].status) == ("failed", "not_applicable")
     (wrong,) = [f for f in outcomes["extra_ops"].findings if f.kind in DEFECT_KINDS]
     assert (wrong.kind, wrong.op) == ("wrong_gradient", "__abs__~abs")
-    assert wrong.summary.endswith("(confirmed by exact rationals)") and "at x0 = Fraction(" in wrong.summary
+    assert wrong.summary.endswith("(confirmed by exact rationals)")
+    assert wrong.point and all(type(x) is Fraction for x in wrong.point)  # on a graph of Fractions
     assert any(f"Fraction({sign * (2**60 + 1)}, {2**60})" in wrong.actual for sign in (1, -1)), wrong.actual
 
 
@@ -217,7 +221,7 @@ def test_our_own_error_in_a_self_check_propagates_instead_of_reading_as_no_findi
     def broken(graph):
         raise KeyError("planted in the harness")
 
-    monkeypatch.setattr(selfcheck_module, "_where", broken)
+    monkeypatch.setattr(extra_checks, "where", broken)
     with pytest.raises(KeyError, match="planted in the harness"):
         extra_op_outcomes(extra_factor.Value, examples=5)
 
@@ -406,21 +410,36 @@ def test_an_unknown_op_is_drawn_where_the_engine_evaluates_it_around_the_point_u
     assert not hollow.domain([0.5], None)
 
 
-def test_a_self_check_summary_names_a_short_graph_by_its_expression_and_a_long_one_by_its_size():
-    from autograd.testing.graph import Graph, Node
+class _CubicOfALeafOnly(sound.Value):
+    """cubic: x^3 - x, whose result holds no number when its operand is not a leaf."""
 
-    def chain(k, last):  # ((x1 + x0) + x0) ... + x<last>: 7 characters a node, 120 at 17 with x10
-        leaves = tuple(float(i) for i in range(11))
-        nodes = (Node("add", (11 + i - 1 if i else 1, 0 if i < k - 1 else last)) for i in range(k))
-        return Graph(leaves, tuple(nodes))
+    def cubic(self):
+        out = self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+        if self._prev:
+            out.data = "no number"
+        return out
 
-    for k, last, length in ((17, 0, 119), (17, 10, 120), (18, 0, 126)):
-        graph = chain(k, last)
-        assert len(graph.expression()) == length, graph.expression()
-        # the leaves the expression uses: x1 and x0, and x<last>; x2 .. x9 are in no node
-        at = ", ".join(f"x{i} = {float(i)!r}" for i in sorted({0, 1, last}))
-        want = f"{graph.expression()} at {at}" if length < 120 else f"a graph of {k} nodes at {at}"
-        assert selfcheck_module._where(graph) == want, (k, last)
+
+@pytest.mark.parametrize(
+    ("k", "where"),
+    [
+        (1, "(x0 + x1).cubic() at x0 = 0.0, x1 = 0.1"),
+        (20, "a graph of 21 nodes on 21 leaves (see the reproducer)"),  # with its point, over 160 characters
+    ],
+)
+def test_a_self_check_summary_names_a_graph_as_every_check_does(monkeypatch, k, where):
+    # the search draws one graph: x0 + x1 + ... + x<k>, then cubic (alone at the identification
+    # points its operand is a leaf: no crash there)
+    def chain(*args, **kwargs):
+        leaves = tuple(i / 10 for i in range(k + 1))
+        adds = [Node("add", (0, 1)), *(Node("add", (k + i, i + 1)) for i in range(1, k))]
+        return st.just(Graph(leaves, (*adds, Node("cubic~?", (2 * k,)))))
+
+    monkeypatch.setattr(gs, "graphs", chain)
+    _, outcome = extra_op_outcomes(_CubicOfALeafOnly, examples=2)
+    (crash,) = outcome.findings
+    said = "TypeError: the output's data is 'no number', not a number"
+    assert crash.summary == f"forward of {where} raises {said}"
 
 
 def test_the_taylor_order_verdicts_and_the_remainders_they_rest_on():
@@ -459,8 +478,11 @@ class _Kinked(sound.Value):
 
 def test_no_gradient_is_judged_at_a_kink_of_an_unknown_op():
     known, outcome = extra_op_outcomes(_Kinked, examples=10)
-    assert outcome.status == "passed" and outcome.findings == []
-    # the graph alone at 0.3 is the one not judged (its one derivative sits on the kink); the rest are
+    # the graph alone at 0.3 is the one not judged (its one derivative sits on the kink), and says
+    # so; the rest are judged
+    summary = "x0.vee() at x0 = 0.3: every derivative sits on a kink"
+    kink = Finding("inconclusive", "self_consistency", summary, "vee~?")
+    assert outcome.status == "passed" and outcome.findings == [kink]
     assert outcome.inconclusive == 1 and outcome.judged >= 10, outcome
     assert (outcome.name, outcome.unit) == ("self_consistency", "graphs")
     assert outcome.reason == "1 extra ops nothing identifies: backward vs their own forward"
@@ -652,9 +674,11 @@ class _DeadZone(sound.Value):
 def test_a_gradient_equal_to_both_one_sided_slopes_is_no_doubt_though_a_kink_bends_the_first_step():
     # alone at 0.3 the engine says 0: the Taylor remainder is h - 2e-6 both ways (order 1 at the
     # steps 1e-3 .. 6.25e-5, across the kinks), but at 1e-6 the forward is flat: both one-sided
-    # slopes are exactly 0, the engine's gradient. That graph is left unjudged, with no finding
+    # slopes are exactly 0, the engine's gradient. That graph is left unjudged, and says why
     _, outcome = extra_op_outcomes(_DeadZone, examples=10)
-    assert (outcome.status, outcome.findings) == ("passed", []), outcome.findings
+    summary = "x0.dead() at x0 = 0.3: every derivative sits on a kink"
+    kink = Finding("inconclusive", "self_consistency", summary, "dead~?")
+    assert (outcome.status, outcome.findings) == ("passed", [kink]), outcome.findings
     assert outcome.inconclusive == 1 and outcome.judged >= 10, outcome
 
 
@@ -693,7 +717,9 @@ def test_a_graph_is_left_unjudged_only_when_every_derivative_sits_on_a_kink():
     # d/dx0 does, and d/dx1 (= -1) is judged right, so the graph is judged; the other pairs and the
     # random graphs are off the kinks
     _, outcome = extra_op_outcomes(_Vees, examples=10)
-    assert (outcome.status, outcome.findings) == ("passed", []), outcome.findings
+    summary = "x0.vees(x1) at x0 = 0.7, x1 = 1.3: every derivative sits on a kink"
+    kink = Finding("inconclusive", "self_consistency", summary, "vees~?")
+    assert (outcome.status, outcome.findings) == ("passed", [kink]), outcome.findings
     assert outcome.inconclusive == 1 and outcome.judged >= 10, outcome
 
 

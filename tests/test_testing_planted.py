@@ -1,16 +1,18 @@
 """Every check and probe of the audit can fail: a fixture engine with one planted defect for each.
 
 Issue 13: the ``forward`` check could not fail (it judged nothing, silently) and nothing
-noticed.  Here each check of the report (``audit.CHECKS`` and the probes of
-``audit.PROBES``) is run on its own (``run_check``) against the fixture planted for it,
-and must report the planted defect; the sound engine must not get it.  A new check without
-a row here fails ``test_every_check_and_probe_has_a_planted_fixture``.
+noticed.  Here each check and probe of the registry (``check_names()``) is run on its own
+(``run_check``) against the fixture planted for it, and must report the planted defect; the
+sound engine must not get it.  A new check without a row here fails
+``test_every_check_and_probe_has_a_planted_fixture``.
 """
 
 import pytest
 
-from autograd.testing import Graph, Node, resolve_engine, verdicts
-from autograd.testing.audit import CHECKS, EXTRA_CHECKS, PROBES, _forward_finding, run_check
+from autograd.testing import Graph, Node, resolve_engine, run_check, verdicts
+from autograd.testing.auditor import check_names
+from autograd.testing.checks import gradients
+from autograd.testing.checks.gradients import forward_finding
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.report import DEFAULT_EXAMPLES
 
@@ -52,7 +54,7 @@ PLANTED = {
 
 
 def test_every_check_and_probe_has_a_planted_fixture():
-    assert set(PLANTED) == {*CHECKS, *EXTRA_CHECKS, *dict(PROBES)}
+    assert set(PLANTED) == set(check_names())
 
 
 def _planted(outcome, kind, op, text):
@@ -112,21 +114,17 @@ def test_the_forward_check_judges_a_wrong_value():
     # issue 13's reproducer: the float program was evaluated at no point, so this returned []
     eng = resolve_engine("autograd")
     graph = Graph((0.5, 2.0), (Node("mul", (0, 1)),))
-    (finding,) = _forward_finding(eng, graph, 999.0, "mul")
+    (finding,) = forward_finding(eng, graph, 999.0, "mul")
     assert finding.kind == "wrong_value" and finding.expected == "1.0"
-    assert _forward_finding(eng, graph, 1.0, "mul") == []
+    assert forward_finding(eng, graph, 1.0, "mul") == []
 
 
 def test_our_own_error_propagates_instead_of_reading_as_no_finding(monkeypatch):
-    # issue 13: a KeyError planted in audit._where turned two wrong gradients into "passed"
-    import sys
-
-    audit_module = sys.modules["autograd.testing.audit"]
-
+    # issue 13: a KeyError planted in where() turned two wrong gradients into "passed"
     def broken(graph):
         raise KeyError("planted in the harness")
 
-    monkeypatch.setattr(audit_module, "_where", broken)
+    monkeypatch.setattr(gradients, "where", broken)
     with pytest.raises(KeyError, match="planted in the harness"):
         run_check("exact", "tests.engines.audit_wrong_mul", examples=5, ops=["mul"])
 

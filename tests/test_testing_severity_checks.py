@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograd.testing.audit import run_check
+from autograd.testing import run_check
 from tests.engines import accepts_infinities, severities
 
 

@@ -11,13 +11,8 @@ import pytest
 
 from autograd.testing import resolve_engine
 from autograd.testing.boundary import child_path
-from autograd.testing.checks import (
-    RATIONAL_BINARY,
-    RATIONAL_UNARY,
-    BackwardConvention,
-    backward_convention,
-    stateful_machine,
-)
+from autograd.testing.checks import BackwardConvention, backward_convention, stateful_machine
+from autograd.testing.checks.stateful import RATIONAL_BINARY, RATIONAL_UNARY
 from autograd.testing.ops import OPS
 from tests.picks import Picks, scripts_of
 
@@ -31,7 +26,7 @@ def test_a_stateful_reproducer_runs_what_the_harness_ran_on_zero_d_array_gradien
     machine.first_leaf(Fraction(3))
     machine.leaf(Fraction(2))
     machine.zero_grad(Picks(False, 0, False))  # any leaf: v0; no pass at once
-    machine.binary(Picks(0, 1), "mul")  # v2 = v0 * v1
+    machine.binary(Picks("mul", 0, 1))  # v2 = v0 * v1
     machine.backward(Picks(2, False))  # no zeroing after it
     with pytest.raises(AssertionError, match=r"stateful: leaf v0 has grad 3\.0") as failed:
         machine.gradients_match_model()
@@ -61,7 +56,7 @@ def test_zeroing_a_leaf_that_holds_a_gradient_is_judged_by_a_pass_at_once():
     machine = stateful_machine("tests.engines.planted_stateful")()
     machine.first_leaf(Fraction(3))
     machine.leaf(Fraction(2))
-    machine.binary(Picks(0, 1), "mul")  # v2 = v0 * v1
+    machine.binary(Picks("mul", 0, 1))  # v2 = v0 * v1
     machine.backward(Picks(2, False))  # no zeroing after it
     machine.gradients_match_model()
     # a leaf holding a gradient (v0: 2, v1: 3), v0, then at once a pass from v2
@@ -80,7 +75,7 @@ def test_the_pass_after_zeroing_starts_only_where_the_convention_can_be_judged()
     machine = stateful_machine("tests.engines.sound", convention)()
     machine.first_leaf(Fraction(3))
     machine.leaf(Fraction(2))
-    machine.binary(Picks(0, 1), "mul")
+    machine.binary(Picks("mul", 0, 1))
     machine.backward(Picks(2, False))  # no zeroing after it
     with pytest.raises(AssertionError, match=r"2 is not one of \(1,\)"):
         machine.zero_grad(Picks(True, 1, True, 2))
@@ -96,7 +91,7 @@ def test_zeroing_prefers_a_leaf_holding_a_gradient_only_half_the_time():
     machine.first_leaf(Fraction(3))
     machine.leaf(Fraction(2))
     machine.leaf(Fraction(5))
-    machine.binary(Picks(0, 1), "mul")  # v3 = v0 * v1: v2 holds nothing after the pass
+    machine.binary(Picks("mul", 0, 1))  # v3 = v0 * v1: v2 holds nothing after the pass
     machine.backward(Picks(3, False))  # no zeroing after it
     with pytest.raises(AssertionError, match=r"2 is not one of \(0, 1\)"):
         machine.zero_grad(Picks(True, 2, False))
@@ -140,7 +135,7 @@ def test_a_pass_may_zero_a_leaf_and_pass_again_itself():
     machine = stateful_machine("tests.engines.planted_stateful")()
     machine.first_leaf(Fraction(3))
     machine.leaf(Fraction(2))
-    machine.binary(Picks(0, 1), "mul")  # v2 = v0 * v1
+    machine.binary(Picks("mul", 0, 1))  # v2 = v0 * v1
     machine.backward(Picks(2, True, True, 1, True, 2))  # pass; zero v1 (holding 3); pass again
     assert machine.script[-3:] == ["v2.backward()", "v1.grad = 0", "v2.backward()"]
     with pytest.raises(AssertionError, match=r"stateful: leaf v1 has grad 6\.0, model says 3\.0"):
@@ -178,7 +173,7 @@ def test_the_machine_builds_an_op_only_within_its_domain_and_a_thousand(a, op, b
     machine = stateful_machine("autograd")()
     machine.first_leaf(Fraction(a))
     machine.leaf(Fraction(b))
-    machine.binary(Picks(0, 1), op)
+    machine.binary(Picks(op, 0, 1))
     assert machine.script[-1] == built
 
 
@@ -186,8 +181,8 @@ def test_with_accumulated_interior_gradients_no_pass_goes_over_an_interior_node_
     machine = stateful_machine("tests.engines.sound", BackwardConvention(interior="accumulate"))()
     machine.first_leaf(Fraction(3))
     machine.leaf(Fraction(2))
-    machine.binary(Picks(0, 1), "mul")  # v2
-    machine.binary(Picks(0, 1), "add")  # v3
+    machine.binary(Picks("mul", 0, 1))  # v2
+    machine.binary(Picks("add", 0, 1))  # v3
     for y in (2, 3, 2, 3):
         machine.backward(Picks(y, False))
     assert [step for step in machine.script if "backward" in step] == ["v2.backward()", "v3.backward()"]

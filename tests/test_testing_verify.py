@@ -11,11 +11,10 @@ from fractions import Fraction
 import pytest
 
 import autograd
-from autograd.testing import verify_engine
-from autograd.testing.audit import SearchMode, run_check, run_checks
+from autograd.testing import SearchMode, run_check, run_checks, verify, verify_engine
 from autograd.testing.checks import OUR_CONVENTION, BackwardConvention, backward_convention
 from autograd.testing.findings import Finding, outcome
-from autograd.testing.verify import CHECKS, OURS, RENAMED, Conventions, _result
+from autograd.testing.verify import CHECKS, OURS, RENAMED, Conventions
 
 #: micrograd's (and tests/engines/interior_accumulates.py's) backward() convention
 ACCUMULATES = BackwardConvention("accumulate", "accumulate", seed="assign", leaf_output="assign")
@@ -101,28 +100,40 @@ def test_old_check_names_run_the_audits_checks_under_their_own_name():
         verify_engine(autograd, checks=["no_such_check"])
 
 
-def test_a_declared_capability_the_engine_lacks_fails_as_not_judged():
+def test_a_declared_capability_the_engine_lacks_fails_as_not_judged(monkeypatch):
     # float_only refuses Fractions: the exact check judges nothing, which verify_engine does not pass
     result = verify_engine("tests.engines.float_only", checks=["exact"], max_examples=3)["exact"]
     assert not result.passed and result.message.startswith("not judged: needs exact arithmetic")
     # undeclared capabilities are not run by default
     assert "exact" in CHECKS and "second_order" in CHECKS
     lacking = Conventions(exact=False, higher_order=False)
-    from autograd.testing.verify import _default_checks
+    asked: list = []
 
-    assert _default_checks(lacking) == [c for c in CHECKS if c not in ("exact", "second_order")]
+    def run_checks(names, eng, **how):
+        asked.extend(names)
+        return {n: outcome(n, [], judged=1, unit="graphs", reason="stub") for n in names}
+
+    monkeypatch.setattr(verify, "run_checks", run_checks)
+    verify_engine(autograd, conventions=lacking)
+    assert asked == [c for c in CHECKS if c not in ("exact", "second_order")]
 
 
-def test_inconclusive_cases_are_counted_not_failed():
+def _result(monkeypatch, name, found):
+    """verify_engine's result for the check ``name`` whose outcome is ``found``."""
+    monkeypatch.setattr(verify, "run_checks", lambda names, eng, **how: {name: found})
+    return verify_engine(autograd, checks=[name])[name]
+
+
+def test_inconclusive_cases_are_counted_not_failed(monkeypatch):
     inconclusive = Finding("inconclusive", "symbolic", "x0 too close to relu's kink to judge", "relu")
     judged = outcome("symbolic", [inconclusive], judged=3, inconclusive=1, unit="graphs", reason="r")
-    assert _result("symbolic", judged).passed
-    assert "3 graphs judged, 1 inconclusive" in _result("symbolic", judged).message
+    assert _result(monkeypatch, "symbolic", judged).passed
+    assert "3 graphs judged, 1 inconclusive" in _result(monkeypatch, "symbolic", judged).message
     nothing = outcome("symbolic", [inconclusive], judged=0, inconclusive=1, unit="graphs", reason="r")
-    assert not _result("symbolic", nothing).passed  # nothing judged is not a pass
+    assert not _result(monkeypatch, "symbolic", nothing).passed  # nothing judged is not a pass
     wrong = Finding("wrong_gradient", "symbolic", "d/dx0 off", "mul", "print(1)", "[1]", "[2]")
     failed = outcome("symbolic", [inconclusive, wrong], judged=3, unit="graphs", reason="r")
-    message = _result("symbolic", failed).message
+    message = _result(monkeypatch, "symbolic", failed).message
     want = "wrong_gradient (mul): d/dx0 off\nexpected: [1]\nactual: [2]\nreproducer:\nprint(1)"
     assert message.startswith(want)
     assert "too close" not in message
@@ -131,8 +142,8 @@ def test_inconclusive_cases_are_counted_not_failed():
 def test_numbers_with_more_digits_than_str_converts_are_shown_not_raised():
     # the zoo's double-counting variant gives exact gradients of thousands of digits: the audit's
     # findings raised ValueError instead of showing them (the oracle's table: test_testing_oracles)
-    from autograd.testing.audit import _num
+    from autograd.testing.checks.common import num
 
-    assert _num(3 * 2**16000) == "9.0584080117176827e+4816"  # 4817 digits: 3 * 2**16000 to 17
-    assert _num(Fraction(2**16000 + 1, 2**15000)) == "1.0715086071862673e+301"  # 2**1000
-    assert (_num(Fraction(1, 3)), _num(Fraction(12)), _num(12)) == ("Fraction(1, 3)", "12", "12")  # as before
+    assert num(3 * 2**16000) == "9.0584080117176827e+4816"  # 4817 digits: 3 * 2**16000 to 17
+    assert num(Fraction(2**16000 + 1, 2**15000)) == "1.0715086071862673e+301"  # 2**1000
+    assert (num(Fraction(1, 3)), num(Fraction(12)), num(12)) == ("Fraction(1, 3)", "12", "12")  # as before

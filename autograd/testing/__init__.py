@@ -20,11 +20,13 @@ differences.  Random computation graphs come from hypothesis strategies.
 * :mod:`autograd.testing.higher`: second and third derivatives:
   ``assert_hessian_exact``, ``assert_hessian_symbolic``, ``assert_hessian_fd``,
   ``assert_third_exact``, ``gradgradcheck``, ``supports_higher_order``.
-* :mod:`autograd.testing.checks`: the properties.
+* :mod:`autograd.testing.checks`: the checks, one module a family, in one registry
+  (the probes of :mod:`autograd.testing.probes` register there too); the properties.
+* :mod:`autograd.testing.runner`: the one search every check runs (settings, ``Trials``).
 * :mod:`autograd.testing.verify`: ``verify_engine``, the audit with our engine's conventions declared.
 * :mod:`autograd.testing.engines`: ``resolve_engine`` finds any engine's scalar class.
-* :mod:`autograd.testing.audit`: ``audit(target)``, the verdict on any engine
-  (also ``python -m autograd.testing audit TARGET``).
+* :mod:`autograd.testing.auditor`: ``audit(target)``, the verdict on any engine
+  (also ``python -m autograd.testing audit TARGET``), and ``run_checks``.
 
 An *engine* is a module or namespace with a ``Value`` class and optionally the
 fused ops ``vsum(values)`` and ``dot(ws, xs, start)``, or a bare Value class.
@@ -48,7 +50,15 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
         raise SystemExit(2) from None
     raise ImportError(_message) from exc
 
-from autograd.testing.audit import AuditReport, CheckOutcome, Finding, audit
+from autograd.testing.auditor import (
+    AuditReport,
+    CheckOutcome,
+    Finding,
+    SearchMode,
+    audit,
+    run_check,
+    run_checks,
+)
 from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
 from autograd.testing.graph import Graph, Node
 from autograd.testing.higher import (
@@ -88,6 +98,7 @@ __all__ = [
     "Node",
     "OracleInconclusive",
     "ReferenceUnresolved",
+    "SearchMode",
     "assert_grads_exact",
     "assert_grads_fd",
     "assert_grads_symbolic",
@@ -101,6 +112,8 @@ __all__ = [
     "gradcheck",
     "gradgradcheck",
     "resolve_engine",
+    "run_check",
+    "run_checks",
     "supports_higher_order",
     "verify_engine",
 ]

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from autograd.testing.audit import DEFAULT_EXAMPLES, audit
+from autograd.testing.auditor import DEFAULT_EXAMPLES, audit
 from autograd.testing.boundary import HARNESS_FAULT, HarnessFault, tool_call
 from autograd.testing.engines import EngineNotFound
 

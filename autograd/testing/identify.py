@@ -11,7 +11,7 @@ a binary method) its results are compared with every row of
 :mod:`autograd.testing.ops.catalogue` (binary: the table's binary ops); the first row that
 agrees to ``AGREE_RTOL`` at every point where both are defined, at ``MIN_AGREE`` points
 at least, names it (a family's parameter, leaky_relu's slope, is fitted from the values
-first).  A method nobody identifies stays unknown: :mod:`autograd.testing.selfcheck`
+first).  A method nobody identifies stays unknown: :mod:`autograd.testing.checks.extra_ops`
 checks it by self-consistency.  Either way it becomes an :class:`OpSpec` of its own
 (``ln~log``, ``bump~?``), registered in ``OPS`` only while it is being checked
 (:func:`registered_extras`), so that graphs, strategies and oracles handle it like a

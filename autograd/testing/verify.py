@@ -1,9 +1,9 @@
 """``verify_engine``: the audit's checks with our engine's conventions declared.
 
-The audit (:mod:`autograd.testing.audit`) judges anyone's engine: what a second
+The audit (:mod:`autograd.testing.auditor`) judges anyone's engine: what a second
 ``backward()`` does, whether Fraction data stay exact, whether ``create_graph`` exists
 are facts it reports, never failures.  :func:`verify_engine` runs the same checks,
-through the same runner (:func:`~autograd.testing.audit.run_checks`), with those facts
+through the same registry (:func:`~autograd.testing.auditor.run_checks`), with those facts
 declared (:class:`Conventions`, ours by default), and fails a check on any defect it
 finds beyond them, so that a check is written once and serves both.
 
@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autograd.testing.audit import CHECKS as AUDIT_CHECKS
-from autograd.testing.audit import EXTRA_CHECKS, PROBES, SearchMode, run_checks
+from autograd.testing.auditor import check_names, run_checks
 from autograd.testing.checks import OUR_CONVENTION, BackwardConvention
 from autograd.testing.engines import resolve_engine
 from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding
+from autograd.testing.runner import SearchMode
 
 __all__ = ["CHECKS", "OURS", "RENAMED", "CheckResult", "Conventions", "verify_engine"]
 
@@ -64,9 +64,12 @@ class Conventions:
 OURS = Conventions()
 
 #: The checks :func:`verify_engine` runs by default, in order: the audit's checks of values and
-#: gradients (its ``ops`` lists missing ops, facts that cannot fail).  Any other name of
-#: :func:`~autograd.testing.audit.run_check` (the extra-op checks, the probes) may be asked for.
-CHECKS: tuple[str, ...] = tuple(name for name in AUDIT_CHECKS if name != "ops")
+#: gradients (its ``ops`` lists missing ops, facts that cannot fail; the extra-op checks judge
+#: ops beyond the table).  Any other name of the registry (:func:`~autograd.testing.auditor.check_names`:
+#: the extra-op checks, the probes) may be asked for.
+CHECKS: tuple[str, ...] = tuple(
+    name for name in check_names(probes=False) if name not in ("ops", "extra_ops", "self_consistency")
+)
 
 #: Names verify_engine had before it ran the audit's checks, and the check that now runs for each:
 #: finite differences are the ``symbolic`` check's second vote; a second ``backward()`` is one
@@ -86,7 +89,7 @@ def verify_engine(
     """Run each check against ``engine`` deterministically; ``{name: CheckResult}``.
 
     ``checks`` (default :data:`CHECKS`, less ``exact`` and ``second_order`` when ``conventions``
-    does not declare them) are names of :func:`~autograd.testing.audit.run_check` or of
+    does not declare them) are names of :func:`~autograd.testing.auditor.run_check` or of
     :data:`RENAMED`; results are keyed by the names asked for.  ``max_examples`` is the audit's
     ``examples`` (per op in the per-op searches), ``seed`` fixes every search: the same engine
     always gets the same verdict.  A check stops at its first defect; the message gives it
@@ -95,7 +98,7 @@ def verify_engine(
     """
     eng = resolve_engine(engine)
     names = list(checks or _default_checks(conventions))
-    known = [*AUDIT_CHECKS, *EXTRA_CHECKS, *dict(PROBES), *RENAMED]
+    known = [*check_names(), *RENAMED]
     unknown = sorted(set(names) - set(known))
     if unknown:
         raise ValueError(f"verify_engine: unknown checks {unknown}; known: {known}")

@@ -233,12 +233,6 @@ class OpSpec:
         """The op as Python source on its example operands, with its first constant: ``x + 1``."""
         return self.source(list(self.operand_names), (self.consts or (None,))[0])
 
-    def usable_consts(self, engine: Any) -> tuple[Num, ...]:
-        """The constants the engine takes: :func:`autograd.testing.engines.support.usable_consts`."""
-        from autograd.testing.engines.support import usable_consts
-
-        return usable_consts(engine, self)
-
     def rule(self, nargs: int, c: Num) -> Callable[..., list[float]]:
         """Float ``f(*args) -> [value, partial per operand]``, from sympy's diff of ``sym``.
 

@@ -19,15 +19,17 @@ One module a probe (its docstring says what it asks and what counts as a defect)
     memory                           memory.py         graphs kept alive after they are dropped
     time                             timing.py         cost that grows with paths, not with nodes
 
-``common.py`` holds what several probes share.  :data:`PROBES` is the registry: the
-probes an audit runs, in this order (``autograd.testing.audit.PROBES`` is the same
-list).  A new probe is a module here and one line in :data:`PROBES`.
+``common.py`` holds what several probes share.  :data:`PROBES` lists the probes an audit
+runs, in this order; each is registered in the one registry of checks
+(:mod:`autograd.testing.checks.registry`), after the checks.  A new probe is a module here
+and one line in :data:`PROBES`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from autograd.testing.checks.registry import probe
 from autograd.testing.findings import CheckOutcome
 from autograd.testing.probes.bad_inputs import probe_bad_inputs
 from autograd.testing.probes.conventions import probe_conventions
@@ -66,3 +68,5 @@ PROBES: dict[str, Callable[..., CheckOutcome]] = {
     "memory": probe_memory,
     "time": probe_time,
 }
+for _order, (_name, _probe) in enumerate(PROBES.items()):
+    probe(_name, _probe, order=100 + _order)

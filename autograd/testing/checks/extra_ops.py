@@ -18,32 +18,30 @@
     there) is not judged.  It cannot see a wrong FORWARD (nothing says what the function
     is), only a gradient that does not belong to the forward.
 
-The checks run through :func:`extra_op_outcomes`; an engine with no extra op gets none.
+Both run in one registered check (:func:`extra_op_outcomes`), on the runner's searches; an
+engine with no extra op gets none.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-from hypothesis import seed as hypothesis_seed
-from hypothesis import strategies as st
-from hypothesis.errors import Flaky, Unsatisfiable
-
 from autograd.testing import oracles, verdicts
 from autograd.testing import strategies as gs
 from autograd.testing.boundary import EngineRaised, engine_call
+from autograd.testing.checks.common import run_graph, where
+from autograd.testing.checks.registry import Run, check
 from autograd.testing.engines import Engine, resolve_engine
-from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outcome
+from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.identify import ExtraOp, engine_values, registered_extras, unjudged_methods
 from autograd.testing.ops import OPS
+from autograd.testing.runner import Trials, search
 
-__all__ = ["TAYLOR_HALVINGS", "TaylorVerdict", "extra_op_outcomes", "taylor_order"]
+__all__ = ["TAYLOR_HALVINGS", "TaylorVerdict", "check_extra_ops", "extra_op_outcomes", "taylor_order"]
 
 #: Halvings of the step in one order test, and the first step (relative to max(1, |x|)).
 TAYLOR_HALVINGS = 5
@@ -55,16 +53,11 @@ MAX_NODES = 5
 EPS = 2.0**-52
 
 
-def _run(eng: Engine, graph: Graph, leaves: list[float] | None = None) -> tuple[float, list[Any]]:
-    """The output's value (and the leaves' gradients unless ``leaves`` moves the point);
-    what the engine raises is :class:`EngineRaised`, which says where."""
+def _forward_at(eng: Engine, graph: Graph, leaves: list[float]) -> float:
+    """The output's value with the leaves moved to ``leaves``; what the engine raises is
+    :class:`EngineRaised`, which says where."""
     values = graph.build(eng, leaves)
-    out = engine_call("forward", float, eng.data(values[graph.out]))
-    if leaves is not None:
-        return out, []
-    eng.backward(values[graph.out])
-    grads = [eng.grad(v) for v in values[: len(graph.leaves)]]
-    return out, grads
+    return float(engine_call("forward", float, eng.data(values[graph.out])))
 
 
 def _real(g: Any) -> float:
@@ -118,13 +111,6 @@ def _both_ways(f: Callable[[float], float], g: float, h0: float) -> TaylorVerdic
     return ahead
 
 
-def _where(graph: Graph) -> str:
-    used = graph.reaching()  # the leaves the expression uses
-    at = ", ".join(f"x{i} = {x!r}" for i, x in enumerate(graph.leaves) if i in used)
-    expr = graph.expression()
-    return f"{expr} at {at}" if len(expr) < 120 else f"a graph of {len(graph.nodes)} nodes at {at}"
-
-
 def _taylor_reproducer(eng: Engine, graph: Graph, i: int) -> str:
     """The graph's gradient, and central differences of the engine's own forward along x_i."""
     names = graph.names()
@@ -173,7 +159,7 @@ def _keep_leaves(eng: Engine, graph: Graph, names: list[str]) -> list[str]:
 # ---------------------------------------------------------------------- judging one graph
 def _crash(eng: Engine, check: str, graph: Graph, raised: EngineRaised, op: str) -> Finding:
     return Finding(
-        "crash", check, f"{raised.stage} of {_where(graph)} raises {raised}", op, graph.snippet(eng),
+        "crash", check, f"{raised.stage} of {where(graph)} raises {raised}", op, graph.snippet(eng),
         "no exception", str(raised),
     )  # fmt: skip
 
@@ -182,63 +168,63 @@ def _listed(xs: Any) -> str:
     return "[" + ", ".join(repr(x) for x in xs) + "]"
 
 
-def _judge_known(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[list[Finding], bool]]:
-    """(findings, judged) for a graph of an identified op: sympy, confirmed by differences, both
-    on the gradients of one run (exact rationals need no second vote)."""
+def _judge_known(eng: Engine, check: str, op: str) -> Callable[[Graph], list[Finding]]:
+    """The findings on a graph of an identified op: sympy, confirmed by differences, both on the
+    gradients of one run (exact rationals need no second vote)."""
 
-    def judge(graph: Graph) -> tuple[list[Finding], bool]:
+    def judge(graph: Graph) -> list[Finding]:
         try:
-            _, grads = _run(eng, graph)
+            _, grads = run_graph(eng, graph)
         except EngineRaised as raised:
-            return [_crash(eng, check, graph, raised, op)], True
+            return [_crash(eng, check, graph, raised, op)]
         exact = graph.rational and eng.exact
         try:
             if exact:
                 oracles.assert_grads_exact(graph, eng, grads=grads)
             else:
                 oracles.assert_grads_symbolic(graph, eng, grads=grads)
-            return [], True
+            return []
         except oracles.GradientMismatch as mismatch:
             report = mismatch.report
         except OracleInconclusive as exc:
-            return [Finding("inconclusive", check, f"{_where(graph)}: {exc.reason}", op)], False
+            return [Finding("inconclusive", check, f"{where(graph)}: {exc.reason}", op)]
         expected = _listed(float(r.oracle) for r in report.rows)
         actual = _listed(r.engine for r in report.rows)
         if exact:
-            summary = f"{_where(graph)}: engine {actual}, sympy {expected} (confirmed by exact rationals)"
+            summary = f"{where(graph)}: engine {actual}, sympy {expected} (confirmed by exact rationals)"
         else:
             vote = verdicts.second_vote(
                 verdicts.Vote("sympy", True, expected),
                 lambda: oracles.fd_vote(graph, eng, grads, "central differences"),
             )
-            summary = f"{_where(graph)}: engine {actual}; {vote.text}"
+            summary = f"{where(graph)}: engine {actual}; {vote.text}"
             if vote.kind != "defect":
-                return [Finding("inconclusive", check, summary, op)], False
-        return [
-            Finding(
-                "wrong_gradient",
-                check,
-                summary,
-                op,
-                graph.snippet(eng, expected),
-                expected,
-                actual,
-                point=graph.leaves,
-            )
-        ], True
+                return [Finding("inconclusive", check, summary, op)]
+        found = Finding(
+            "wrong_gradient",
+            check,
+            summary,
+            op,
+            graph.snippet(eng, expected),
+            expected,
+            actual,
+            point=graph.leaves,
+        )
+        return [found]
 
     return judge
 
 
-def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[list[Finding], bool]]:
-    """(findings, judged) for a graph of an unidentified op: backward vs the engine's own forward."""
+def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], list[Finding]]:
+    """The findings on a graph of an unidentified op: backward vs the engine's own forward (a
+    graph whose every derivative sits on a kink is not judged: inconclusive)."""
 
-    def judge(graph: Graph) -> tuple[list[Finding], bool]:
+    def judge(graph: Graph) -> list[Finding]:
         try:
-            _, grads = _run(eng, graph)
+            _, grads = run_graph(eng, graph)
             slopes = [_real(g) for g in grads]
         except EngineRaised as raised:
-            return [_crash(eng, check, graph, raised, op)], True
+            return [_crash(eng, check, graph, raised, op)]
         point = [float(x) for x in graph.leaves]
         kinks = 0  # derivatives at a point where the function has none: not a case to judge
         for i, (g, slope) in enumerate(zip(grads, slopes, strict=True)):
@@ -246,7 +232,7 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
             def along(t: float, i: int = i) -> float:
                 moved = list(point)
                 moved[i] += t
-                return _run(eng, graph, moved)[0]
+                return _forward_at(eng, graph, moved)
 
             scale = max(1.0, abs(point[i]))
             try:
@@ -257,14 +243,8 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
                 h = 1e-6 * scale
                 ahead, here, behind = along(h), along(0.0), along(-h)
             except EngineRaised as raised:  # the forward refuses a nearby point: no verdict here
-                return [
-                    Finding(
-                        "inconclusive",
-                        check,
-                        f"{_where(graph)}: the {raised.stage} raises {raised} near the point",
-                        op,
-                    )
-                ], False
+                summary = f"{where(graph)}: the {raised.stage} raises {raised} near the point"
+                return [Finding("inconclusive", check, summary, op)]
             central = (ahead - behind) / (2 * h)
             right, left = (ahead - here) / h, (here - behind) / h  # one-sided slopes: a kink if they differ
             kink = abs(right - left) >= 0.1 * min(abs(slope - right), abs(slope - left))
@@ -274,12 +254,12 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
             orders = ", ".join(f"{o:.2f}" for o in first.orders)
             if again is None:
                 summary = (
-                    f"d/dx{i} of {_where(graph)}: the Taylor remainder shrinks like h (orders {orders}), "
+                    f"d/dx{i} of {where(graph)}: the Taylor remainder shrinks like h (orders {orders}), "
                     "but not at a 1000 times smaller step: not confirmed, unresolved"
                 )
-                return [Finding("inconclusive", check, summary, op)], False
+                return [Finding("inconclusive", check, summary, op)]
             summary = (
-                f"d/dx{i} of {_where(graph)}: engine {g!r}, central differences of its own forward "
+                f"d/dx{i} of {where(graph)}: engine {g!r}, central differences of its own forward "
                 f"{central!r}; the Taylor remainder shrinks like h, not h^2 (orders {orders}), at two "
                 "step scales 1000 apart"
             )
@@ -287,59 +267,18 @@ def _judge_unknown(eng: Engine, check: str, op: str) -> Callable[[Graph], tuple[
             found = Finding(
                 "wrong_gradient", check, summary, op, repro, repr(central), repr(g), point=graph.leaves
             )
-            return [found], True
-        return [], kinks < len(grads)  # judged unless every derivative sat on a kink
+            return [found]
+        if grads and kinks == len(grads):  # no derivative anywhere here: nothing could be judged
+            return [Finding("inconclusive", check, f"{where(graph)}: every derivative sits on a kink", op)]
+        return []
 
     return judge
 
 
 # ---------------------------------------------------------------------- searches
-class _DefectFound(Exception):
-    pass
-
-
-class _Tally:
-    def __init__(self) -> None:
-        self.judged = 0
-        self.inconclusive = 0
-        self.best: dict[tuple[str, str | None], tuple[int, Finding]] = {}
-
-    def add(self, findings: list[Finding], judged: bool, size: int) -> None:
-        if judged:
-            self.judged += 1
-        else:
-            self.inconclusive += 1
-        for f in findings:
-            key = (f.kind, f.op)
-            if key not in self.best or size < self.best[key][0]:
-                self.best[key] = (size, f)
-
-    @property
-    def findings(self) -> list[Finding]:
-        return [f for _, f in self.best.values()]
-
-
-def _search(tally: _Tally, strategy: st.SearchStrategy[Graph], judge: Any, examples: int, seed: int) -> None:
-    """``judge`` on ``examples`` graphs; a defect is shrunk (hypothesis, derandomized)."""
-
-    @settings(
-        max_examples=examples, derandomize=True, database=None, deadline=None, verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-    )  # fmt: skip
-    @hypothesis_seed(seed)
-    @given(strategy)
-    def run(graph: Graph) -> None:
-        findings, judged = judge(graph)
-        tally.add(findings, judged, len(graph.code()))
-        if any(f.kind in DEFECT_KINDS for f in findings):
-            raise _DefectFound
-
-    with contextlib.suppress(_DefectFound, Flaky, Unsatisfiable):  # recorded as they happened
-        run()
-
-
-def _check_op(eng: Engine, extra: ExtraOp, tally: _Tally, check: str, examples: int, seed: int) -> None:
+def _check_op(eng: Engine, extra: ExtraOp, trials: Trials, check: str, run: Run) -> None:
+    """One extra op: alone at the points where it was identified, then in the runner's searches
+    of random graphs of it, ``add`` and ``mul`` (on rationals too when it keeps them exact)."""
     spec = extra.spec
     judge = (_judge_known if extra.known is not None else _judge_unknown)(eng, check, spec.name)
     const = spec.consts[0] if spec.consts else None
@@ -348,8 +287,7 @@ def _check_op(eng: Engine, extra: ExtraOp, tally: _Tally, check: str, examples: 
         if not spec.domain([float(a) for a in args], const):
             continue
         graph = Graph(tuple(args), (Node(spec.name, tuple(range(extra.arity)), const),))
-        findings, judged = judge(graph)
-        tally.add(findings, judged, len(graph.code()))
+        trials.record((check,), judge(graph), len(graph.code()))
     ops = [spec.name, *(o for o in ("add", "mul") if eng.supports(o))]
     modes = [False, True] if eng.exact and spec.rational(const) else [False]
     for exact in modes:
@@ -358,7 +296,7 @@ def _check_op(eng: Engine, extra: ExtraOp, tally: _Tally, check: str, examples: 
         except ValueError:  # no usable operands in this mode
             continue
         having = strategy.filter(lambda g: any(n.op == spec.name for n in g.nodes))
-        _search(tally, having, judge, examples, seed)
+        search(trials, (check,), having, judge, run.examples, run.seed, spec.name, run.mode)
 
 
 def _what(extra: ExtraOp, judged: int, inconclusive: int) -> str:
@@ -369,20 +307,20 @@ def _what(extra: ExtraOp, judged: int, inconclusive: int) -> str:
     return what if extra.known else f"{what}: checked by self-consistency"
 
 
-def extra_op_outcomes(engine: Any, examples: int = 40, seed: int = 0) -> list[CheckOutcome]:
+@check("extra_ops", "self_consistency", order=60)
+def check_extra_ops(run: Run) -> list[CheckOutcome]:
     """``extra_ops`` (identified ops, against the catalogue) and ``self_consistency`` (the rest).
 
     Also lists every extra op found, identified or not, as a fact (``convention``).
     """
-    eng = resolve_engine(engine)
+    eng, trials = run.eng, Trials()
     with registered_extras(eng, unknown=True) as extras:
-        known, unknown = _Tally(), _Tally()
         judged: dict[str, tuple[int, int]] = {}  # form -> (judged, inconclusive), each op's own
         for extra in extras:
-            tally, check = (known, "extra_ops") if extra.known is not None else (unknown, "self_consistency")
-            before = tally.judged, tally.inconclusive
-            _check_op(eng, extra, tally, check, examples, seed)
-            judged[extra.form] = (tally.judged - before[0], tally.inconclusive - before[1])
+            check = "extra_ops" if extra.known is not None else "self_consistency"
+            before = trials.judged[check], trials.inconclusive[check]
+            _check_op(eng, extra, trials, check, run)
+            judged[extra.form] = (trials.judged[check] - before[0], trials.inconclusive[check] - before[1])
     listed = [f"{e.form} ({_what(e, *judged[e.form])})" for e in extras]
     facts = (
         [Finding("convention", "extra_ops", f"ops beyond the table: {', '.join(listed)}")] if extras else []
@@ -396,11 +334,16 @@ def extra_op_outcomes(engine: Any, examples: int = 40, seed: int = 0) -> list[Ch
     why_unknown = f"{len(extras) - n_known} extra ops nothing identifies: backward vs their own forward"
     return [
         outcome(
-            "extra_ops", facts + known.findings, judged=known.judged, inconclusive=known.inconclusive,
-            unit="graphs", reason=why_known,
+            "extra_ops", facts + trials.findings("extra_ops"), judged=trials.judged["extra_ops"],
+            inconclusive=trials.inconclusive["extra_ops"], unit="graphs", reason=why_known,
         ),
         outcome(
-            "self_consistency", unknown.findings, judged=unknown.judged, inconclusive=unknown.inconclusive,
-            unit="graphs", reason=why_unknown,
+            "self_consistency", trials.findings("self_consistency"), judged=trials.judged["self_consistency"],
+            inconclusive=trials.inconclusive["self_consistency"], unit="graphs", reason=why_unknown,
         ),
     ]  # fmt: skip
+
+
+def extra_op_outcomes(engine: Any, examples: int = 40, seed: int = 0) -> list[CheckOutcome]:
+    """:func:`check_extra_ops` on ``engine`` on its own."""
+    return check_extra_ops(Run(resolve_engine(engine), examples, seed))
