@@ -24,7 +24,8 @@ def test_each_fault_applies_to_the_code_as_it_is(name):
 def test_the_zoo_reaches_every_part_of_the_harness():
     planted = {fault.plant.module.removeprefix("autograd.testing.") for fault in FAULTS.values()}
     parts = {
-        "ops", "graph", "oracles", "higher", "strategies", "checks", "audit", "identify", "selfcheck",
+        "ops", "graph", "oracles.symbolic", "oracles.fd", "oracles.reference", "oracles.derivatives",
+        "strategies", "checks", "audit", "identify", "selfcheck",
         "findings", "verdicts", "reproducers", "report", "__main__", "engines.adapter", "engines.discover",
         "probes.edges", "probes.bad_inputs", "probes.conventions", "probes.nested", "probes.memory",
         "probes.support", "probes.determinism",

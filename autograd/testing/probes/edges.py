@@ -14,7 +14,7 @@ from a list of cases: a new op gets its points with no edit here.
     value and gradient are still finite, and at which the value is still a normal
     float, found by bisection: ``exp`` near 709.78 and -708.4).  A point is kept when
     its value, sympy's expression evaluated by the certified reference
-    (:func:`autograd.testing.reference.certify`), is a finite float; its gradient is
+    (:func:`autograd.testing.oracles.reference.certify`), is a finite float; its gradient is
     checked too when that is finite and the point is not a kink (relu'(0) is a
     convention); a point whose reference cannot be certified is ``inconclusive``.
     An exception is a range limit (a ``convention``) where the exact gradient is not a
@@ -53,16 +53,11 @@ from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import OracleInconclusive
 from autograd.testing.ops import OPS, PARTNER, REALS, OpSpec
-from autograd.testing.oracles import (
-    SYMBOLIC_SAFETY,
-    _compare,
-    _fd_row,
-    in_precision_range,
-    to_precision,
-    working_precision,
-)
+from autograd.testing.oracles import SYMBOLIC_SAFETY, in_precision_range, to_precision, working_precision
+from autograd.testing.oracles.fd import _fd_row
+from autograd.testing.oracles.mismatch import _compare
+from autograd.testing.oracles.reference import Certified, ReferenceUnresolved, certify
 from autograd.testing.probes.common import same_const
-from autograd.testing.reference import Certified, ReferenceUnresolved, certify
 from autograd.testing.reproducers import program, show
 from autograd.testing.verdicts import SECOND_VOTE_FD, Vote, merge, second_vote
 
@@ -191,7 +186,7 @@ def _finite_float(c: Certified) -> Any:
 
 @functools.lru_cache(maxsize=1 << 16, typed=True)
 def reference(op: str, args: tuple[float, ...], const: Any) -> tuple[Any, list[Any]] | None:
-    """sympy's value and partials at ``args``, certified (:func:`autograd.testing.reference.certify`;
+    """sympy's value and partials at ``args``, certified (:func:`autograd.testing.oracles.reference.certify`;
     a partial is None where not a finite float); None when the value itself is not a finite real
     float there.  Raises :class:`ReferenceUnresolved` when they cannot be certified (cached per
     point: the thresholds' bisections and the judging ask for the same points again)."""
