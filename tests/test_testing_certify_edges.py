@@ -248,3 +248,13 @@ def test_a_log_whose_argument_straddles_0_at_first_is_retried_until_it_settles()
     expr = sympy.log(TINY_EXCESS)
     (c,) = certify((X,), [expr], (2.0**-80,))
     assert float(c) == float(truth(expr, 2.0**-80)) == pytest.approx(-161 * 0.6931471805599453, rel=1e-15)
+
+
+def test_a_quotient_by_a_value_whose_interval_straddles_0_at_first_is_retried_until_it_settles():
+    # 1 / (2 ** -161 (1 + ...)): at the first precisions the divisor's interval holds 0, and the
+    # quotient's has infinite ends; sympy finds the value finite, and more precision settles it
+    with mpmath.workprec(4000):  # expm1 keeps the digits that exp(x) - 1 cancels
+        x = mpmath.mpf(2) ** -80
+        want = float(1 / (mpmath.expm1(x) - x))
+    (c,) = certify((X,), [1 / TINY_EXCESS], (2.0**-80,))
+    assert float(c) == want == pytest.approx(2.0**161, rel=1e-15)
