@@ -1,7 +1,7 @@
 """Second and third derivatives of random graphs (fan-out, reuse, every op) against sympy.
 
 Whole Hessians (all n*n entries) are compared: exactly with sympy on rational
-graphs, within the derived tolerance of :mod:`autograd.testing.higher` on float
+graphs, within the derived tolerance of :mod:`autograd.testing.oracles.higher` on float
 graphs, and with central differences of the engine's own first-order gradient.
 Third derivatives are checked exactly on a sample (fewer examples).  The last
 property is how the harness proves the engine's two rule forms agree: the
@@ -17,8 +17,8 @@ falsifying graph prints as a runnable snippet.
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograd.testing import higher
 from autograd.testing import strategies as gs
+from autograd.testing.oracles import higher
 
 ENGINE = None  # our engine, autograd itself
 #: Third derivatives cost n**2 passes and sympy's third diff: a quarter of the profile's examples.

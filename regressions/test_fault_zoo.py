@@ -27,11 +27,12 @@ def test_each_fault_applies_to_the_code_as_it_is(name):
 def test_the_zoo_reaches_every_part_of_the_harness():
     planted = {fault.plant.module.removeprefix("autograd.testing.") for fault in FAULTS.values()}
     parts = {
-        "ops.table", "ops.row", "graph", "oracles", "higher", "strategies.examples", "identify", "runner",
-        "auditor", "findings", "verdicts", "reproducers", "report", "__main__", "engines.engine",
-        "engines.adapter", "engines.discover", "engines.fit", "engines.forms", "engines.numbers",
-        "probes.edges", "probes.regions", "probes.bad_inputs", "probes.conventions", "probes.nested",
-        "probes.memory", "probes.support", "probes.determinism",
+        "ops.table", "ops.row", "graph", "oracles.symbolic", "oracles.fd", "oracles.reference",
+        "oracles.derivatives", "strategies.examples", "identify", "runner", "auditor", "findings", "verdicts",
+        "reproducers", "report", "__main__", "engines.engine", "engines.adapter", "engines.discover",
+        "engines.fit", "engines.forms", "engines.numbers", "probes.edges", "probes.regions",
+        "probes.bad_inputs", "probes.conventions", "probes.nested", "probes.memory", "probes.support",
+        "probes.determinism",
     }  # fmt: skip
     # every module of the checks: the registry, what they share, and each family
     parts |= {f"checks.{m.name}" for m in pkgutil.iter_modules(checks.__path__)}

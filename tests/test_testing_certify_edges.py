@@ -8,6 +8,7 @@ exact Fractions, or the definition of the function at the point; not from the re
 
 from fractions import Fraction
 
+import mpmath
 import pytest
 import sympy
 
@@ -196,3 +197,64 @@ def test_a_value_of_minus_infinity_is_undefined():
     # alone or as a factor
     assert certify((X,), [sympy.Ei(X)], (0.0,)) == (UNDEFINED,)
     assert certify((X,), [X * sympy.Ei(X - 1)], (1.0,)) == (UNDEFINED,)
+
+
+# ---------------------------------------------------------------------- interval exp
+#: exp(x) - 1 - x at x = 2 ** -80: x ** 2 / 2 + x ** 3 / 6 + ... = 2 ** -161 (1 + 2 ** -81 / 3 + ...),
+#: positive, and far below the width of exp(x)'s interval at the first precisions.
+TINY_EXCESS = sympy.exp(X) - 1 - X
+
+
+def truth(expr, x, bits=4000):
+    """``expr`` at ``x`` by mpmath's point evaluation at ``bits`` bits (no interval involved)."""
+    with mpmath.workprec(bits):
+        return sympy.lambdify(X, expr, "mpmath")(mpmath.mpf(x))
+
+
+def test_an_interval_exp_contains_the_value_where_mpmath_rounds_its_approximation_away():
+    # exp(x) - 1 - x at x = 2 ** -1074 is x ** 2 / 2 + ... = 2 ** -2149 + ...: mpmath's iv.exp at 2048
+    # bits gives a point interval there, and the difference came out as [0, 0] (radius 0, wrong)
+    x = 2.0**-1074
+    (c,) = certify((X,), [TINY_EXCESS], (x,))
+    assert float(c) == 0.0  # below the least subnormal: rounds to 0
+    with mpmath.workprec(4000):  # the leading term is the truth to 2 ** -3224 (the next, x ** 3 / 6)
+        assert abs(c.value - mpmath.mpf(2) ** -2149) <= c.radius
+    # and as a sign (a relu input), the reference knows it is positive
+    _, sign = certify((X,), [X, TINY_EXCESS], (x,), signs=1)
+    assert sign.value > 0
+
+
+def test_exp_of_a_relu_whose_input_straddles_its_kink_is_not_taken_for_exp_of_0():
+    # relu's input is 2 ** -161 > 0, but its interval straddles 0 at the first precisions: relu
+    # then gives [0, b], and exp([0, b]) is not exp(0); the value is 2 ** -161 (1 + 2 ** -81 / 3 + ...)
+    expr = sympy.exp(Relu(TINY_EXCESS)) - 1
+    (c,) = certify((X,), [expr], (2.0**-80,))
+    assert truth(TINY_EXCESS, 2.0**-80) > 0  # so relu is the identity there
+    assert float(c) == 2.0**-161 == float(truth(sympy.exp(TINY_EXCESS) - 1, 2.0**-80))
+
+
+def test_exp_of_0_is_1_exactly_so_a_kink_at_tanh_0_is_judged():
+    # d relu(tanh x) / dx = Step(tanh x) (1 - tanh(x) ** 2): at 0, Step(0) = 0 (the reference's
+    # convention at the kink), which needs tanh(0) = 1 - 2 / (exp(0) + 1) to be the point 0
+    (c,) = certify((X,), [sympy.diff(Relu(sympy.tanh(X)), X)], (0.0,))
+    assert c.value == 0
+    (t,) = certify((X,), [sympy.tanh(X)], (0.0,))
+    assert (t.value, t.radius) == (0, 0)
+
+
+def test_a_log_whose_argument_straddles_0_at_first_is_retried_until_it_settles():
+    # log(2 ** -161 (1 + ...)): at the first precisions the argument's interval reaches below 0 (a
+    # ValueError from the interval log); sympy finds the value real, and more precision settles it
+    expr = sympy.log(TINY_EXCESS)
+    (c,) = certify((X,), [expr], (2.0**-80,))
+    assert float(c) == float(truth(expr, 2.0**-80)) == pytest.approx(-161 * 0.6931471805599453, rel=1e-15)
+
+
+def test_a_quotient_by_a_value_whose_interval_straddles_0_at_first_is_retried_until_it_settles():
+    # 1 / (2 ** -161 (1 + ...)): at the first precisions the divisor's interval holds 0, and the
+    # quotient's has infinite ends; sympy finds the value finite, and more precision settles it
+    with mpmath.workprec(4000):  # expm1 keeps the digits that exp(x) - 1 cancels
+        x = mpmath.mpf(2) ** -80
+        want = float(1 / (mpmath.expm1(x) - x))
+    (c,) = certify((X,), [1 / TINY_EXCESS], (2.0**-80,))
+    assert float(c) == want == pytest.approx(2.0**161, rel=1e-15)

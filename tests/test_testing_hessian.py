@@ -2,7 +2,7 @@
 on graphs worked out by hand, the reference's precision rule, and what each report says.
 
 Like tests/test_testing_tolerances.py for the gradient: every expected number is derived here
-from the formula's ingredients (the module doc of autograd.testing.higher: path sums A, AW
+from the formula's ingredients (the module doc of autograd.testing.oracles.hessian_bound: path sums A, AW
 backward and T, TW forward, w = 2 + partial_err ulps per edge, w2 = w + 4 per second partial of
 magnitude M, forward errors fwd_err through |dH/dv|), never by calling the code under test; and a
 slip just outside the tolerance is caught while one just inside passes.  These tests are the
@@ -24,7 +24,7 @@ from autograd.testing import (
     assert_third_exact,
     gradgradcheck,
 )
-from autograd.testing.higher import (
+from autograd.testing.oracles.higher import (
     assert_graph_mode_gradient,
     engine_derivatives,
     hessian_tolerances,

@@ -35,9 +35,9 @@ from autograd.testing import (
     gradgradcheck,
     supports_higher_order,
 )
-from autograd.testing.higher import engine_derivatives, hessian_tolerances, snippet
 from autograd.testing.ops import OPS
 from autograd.testing.oracles import EPS
+from autograd.testing.oracles.higher import engine_derivatives, hessian_tolerances, snippet
 from tests.graph_mode_engines import (
     EXACT_GRAPHS,
     FLOAT_GRAPHS,
@@ -242,7 +242,7 @@ def test_symbolic_tolerance_is_the_documented_one_for_a_single_product():
 
 
 def test_symbolic_tolerance_of_a_square_of_a_square_is_the_documented_sum():
-    # y = v * v with v = x * x, at x = 0.7 (all by hand, see the module doc of autograd.testing.higher):
+    # y = v * v with v = x * x, at x = 0.7 (all by hand, see the module doc of oracles.hessian_bound):
     # path sums T_v = 2|x|, TW_v = 2|x| * 4; A_v = 2|v|, AW_v = 2|v| * 4; w2 = 8 for both products.
     # W: node y contributes 2 * (8 T_v^2 + 2 T_v TW_v), node v 2 * (AW_v + A_v * 8).
     # S: v's rounding (|v| ulps) moves H = 12 x^2 through y's adjoint 2v: |v| * 4.
@@ -302,7 +302,7 @@ def test_the_stateful_machine_catches_wrong_second_derivatives_and_leaking_creat
 
 # ---------------------------------------------------------------------- corners
 def test_graph_mode_gradients_that_differ_from_the_fast_paths_are_reported():
-    from autograd.testing.higher import assert_graph_mode_gradient
+    from autograd.testing.oracles.higher import assert_graph_mode_gradient
 
     assert_graph_mode_gradient(EXACT_GRAPHS["mul"])
     assert_graph_mode_gradient(FLOAT_GRAPHS["tanh"])

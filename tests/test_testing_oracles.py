@@ -133,7 +133,7 @@ def test_a_number_with_more_digits_than_str_converts_is_shown_not_raised():
     # 17 digits of the value rounded to 53 bits, from the decimal module (these are exact in 53 bits)
     from decimal import Decimal, localcontext
 
-    from autograd.testing.oracles import _short
+    from autograd.testing.oracles.mismatch import _short
 
     with localcontext() as context:
         context.prec = 60

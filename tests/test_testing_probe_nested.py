@@ -13,7 +13,7 @@ import autograd
 from autograd.testing import Graph, Node, resolve_engine
 from autograd.testing.boundary import EngineRaised
 from autograd.testing.engines import Engine
-from autograd.testing.higher import assert_hessian_exact
+from autograd.testing.oracles.higher import assert_hessian_exact
 from autograd.testing.probes import nested as pn
 from tests.engines import no_division, perturbation_confusion, sound, values_only
 from tests.snippets import printed

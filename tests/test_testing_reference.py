@@ -20,9 +20,9 @@ import sympy
 
 import autograd
 from autograd.testing.graph import Graph, Node, OracleInconclusive, sym_value
-from autograd.testing.reference import MAX_PREC as REFERENCE_MAX_PREC
-from autograd.testing.reference import REL_WIDTH as REFERENCE_REL_WIDTH
-from autograd.testing.reference import START_PREC as REFERENCE_START_PREC
+from autograd.testing.oracles.reference import MAX_PREC as REFERENCE_MAX_PREC
+from autograd.testing.oracles.reference import REL_WIDTH as REFERENCE_REL_WIDTH
+from autograd.testing.oracles.reference import START_PREC as REFERENCE_START_PREC
 
 TRUE_PREC = 400  # bits of the independent mpmath values
 SLACK = Fraction(1, 2**300)  # their own error, far below every radius judged here
@@ -468,7 +468,7 @@ def _exactly(x):
 def test_a_middle_of_ends_far_apart_in_exponent_encloses_both_ends(gap, a, b, tail):
     # an exact sum of -1 (or 1) and 2**-gap needs gap bits (10**12: memory the machine has not got):
     # the middle is rounded, its radius rounded outward, and mid +- rad still holds both ends
-    from autograd.testing.reference import _middle
+    from autograd.testing.oracles.reference import _middle
 
     long_end = mpmath.fadd(a, a * tail, exact=True)  # mpmath's + would round it to 53 bits
     lo, hi = sorted([long_end, b * mpmath.ldexp(1, -gap)])
@@ -483,7 +483,7 @@ def test_a_middle_of_ends_far_apart_in_exponent_encloses_both_ends(gap, a, b, ta
 @pytest.mark.parametrize("sign", [1, -1])
 def test_the_middle_is_exact_while_the_exact_sum_fits_in_four_times_the_precision(bits, exact, sign):
     # 1 +- 2**-(bits - 1) spans bits bits: up to 4 * prec the middle is exact, past it rounded to prec
-    from autograd.testing.reference import _middle
+    from autograd.testing.oracles.reference import _middle
 
     lo, hi = sign * mpmath.ldexp(1, 1 - bits), mpmath.mpf(1)
     mid, rad = _middle(lo, hi, REFERENCE_START_PREC)

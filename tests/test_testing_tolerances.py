@@ -1,4 +1,4 @@
-"""The oracles' tolerances, term by term (see the derivation in autograd/testing/oracles.py).
+"""The oracles' tolerances, term by term (see the derivation in autograd/testing/oracles/symbolic.py).
 
 Each term is pinned two ways, on small graphs whose numbers are worked out by hand
 here (never by calling the code under test for the expected value):
@@ -38,7 +38,8 @@ from autograd.testing import (
 )
 from autograd.testing.engines import Engine
 from autograd.testing.ops import OPS
-from autograd.testing.oracles import LeafComparison, _central, _fd_row, symbolic_tolerances
+from autograd.testing.oracles import LeafComparison, symbolic_tolerances
+from autograd.testing.oracles.fd import _central, _fd_row
 from tests.wrong_engines import vsum_off_engine, wrong_engine
 
 EPS = 2.0**-52  # the derivation's constants, written out: the tests pin them too

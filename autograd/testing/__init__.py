@@ -10,14 +10,14 @@ differences.  Random computation graphs come from hypothesis strategies.
   rationals, error model): the table ``OPS`` and the catalogue of known functions.
 * :mod:`autograd.testing.graph`: ``Graph``, a plain-data computation that
   compiles to engine Values, a sympy expression or a float function.
-* :mod:`autograd.testing.reference`: ``certify``, the one reference every oracle
+* :mod:`autograd.testing.oracles.reference`: ``certify``, the one reference every oracle
   and probe calls: the exact value of sympy expressions at floats, certified
   (exact Fractions, or mpmath intervals settled to one float), ``UNDEFINED`` where
   it is not a finite real number, else ``ReferenceUnresolved``.
 * :mod:`autograd.testing.strategies`: hypothesis strategies for graphs.
 * :mod:`autograd.testing.oracles`: ``assert_grads_exact``,
   ``assert_grads_symbolic``, ``assert_grads_fd``, ``gradcheck``.
-* :mod:`autograd.testing.higher`: second and third derivatives:
+* :mod:`autograd.testing.oracles.higher`: second and third derivatives:
   ``assert_hessian_exact``, ``assert_hessian_symbolic``, ``assert_hessian_fd``,
   ``assert_third_exact``, ``gradgradcheck``, ``supports_higher_order``.
 * :mod:`autograd.testing.checks`: the checks, one module a family, in one registry
@@ -61,15 +61,6 @@ from autograd.testing.auditor import (
 )
 from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
 from autograd.testing.graph import Graph, Node
-from autograd.testing.higher import (
-    assert_hessian_exact,
-    assert_hessian_fd,
-    assert_hessian_symbolic,
-    assert_third_exact,
-    check_second_order,
-    gradgradcheck,
-    supports_higher_order,
-)
 from autograd.testing.oracles import (
     GradcheckReport,
     GradientMismatch,
@@ -79,7 +70,16 @@ from autograd.testing.oracles import (
     assert_grads_symbolic,
     gradcheck,
 )
-from autograd.testing.reference import UNDEFINED, Certified, ReferenceUnresolved, certify
+from autograd.testing.oracles.higher import (
+    assert_hessian_exact,
+    assert_hessian_fd,
+    assert_hessian_symbolic,
+    assert_third_exact,
+    check_second_order,
+    gradgradcheck,
+    supports_higher_order,
+)
+from autograd.testing.oracles.reference import UNDEFINED, Certified, ReferenceUnresolved, certify
 from autograd.testing.verify import CHECKS, CheckResult, verify_engine
 
 __all__ = [

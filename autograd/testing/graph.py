@@ -22,26 +22,10 @@ import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.engines import resolve_engine
 from autograd.testing.ops import OPS, const_source, sym_const
-from autograd.testing.reference import ReferenceUnresolved, certify, to_mpf
+from autograd.testing.oracles.mismatch import OracleInconclusive
+from autograd.testing.oracles.reference import ReferenceUnresolved, certify, to_mpf
 
 __all__ = ["Graph", "Node", "OracleInconclusive", "Reference"]
-
-#: mpmath working precision (decimal digits) for comparing numbers with the reference.
-MP_DPS = 50
-
-
-class OracleInconclusive(Exception):
-    """The oracle cannot judge this point; ``.reason`` says why.  Not a defect of the engine.
-
-    Raised when the reference does not settle at the highest precision, when a relu
-    input is on different sides of its kink in floats and exactly (or closer to it than
-    the forward error bound), when finite differences do not converge, and when a
-    bound leaves the float range.  Exported by :mod:`autograd.testing.oracles`.
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -181,7 +165,7 @@ class Graph:
     def reference(self, point: Sequence[Any] | None = None) -> Reference:
         """Output, sympy's gradient and relu inputs, evaluated so that their error is known.
 
-        The certified reference (:func:`autograd.testing.reference.certify`): EXACT in
+        The certified reference (:func:`autograd.testing.oracles.reference.certify`): EXACT in
         Fractions for a graph of rational ops (floats are rationals), otherwise mpmath
         intervals at a precision raised until every result is settled and every relu input's
         sign is certain; raises :class:`OracleInconclusive` when that does not happen, or
@@ -273,7 +257,7 @@ def _kink_slots(structure: tuple[Any, ...]) -> list[int]:
 
 
 def _certified(structure: tuple[Any, ...], leaves: list[Any]) -> Reference:
-    """Output, gradient and relu inputs by :func:`autograd.testing.reference.certify`."""
+    """Output, gradient and relu inputs by :func:`autograd.testing.oracles.reference.certify`."""
     symbols, exprs = _sympy_slots(structure)
     n_leaves, nodes, out = structure
     kink_slots = _kink_slots(structure)

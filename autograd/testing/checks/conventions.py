@@ -20,7 +20,7 @@ import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.engines import resolve_engine
 from autograd.testing.ops import OPS
-from autograd.testing.reference import certify
+from autograd.testing.oracles.reference import certify
 from autograd.testing.reproducers import program
 
 __all__ = [

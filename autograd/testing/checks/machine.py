@@ -36,7 +36,7 @@ from autograd.testing.checks.properties import agrees, leaf_tolerances
 from autograd.testing.engines import Engine
 from autograd.testing.graph import Graph, Node, OracleInconclusive
 from autograd.testing.ops import OPS
-from autograd.testing.reference import certify
+from autograd.testing.oracles.reference import certify
 from autograd.testing.reproducers import grad_assignment
 
 __all__ = [

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from autograd.testing import higher, oracles, verdicts
+from autograd.testing import oracles, verdicts
+from autograd.testing.oracles import higher
 from autograd.testing import strategies as gs
 from autograd.testing.boundary import EngineRaised
 from autograd.testing.checks.common import numbers_source, where
@@ -39,7 +40,7 @@ def _hessian_fd_vote(eng: Engine, graph: Graph, got: dict[tuple[int, ...], Any])
 
 @check("second_order", order=50)
 def check_second_order(run: Run) -> CheckOutcome:
-    """:func:`autograd.testing.higher.check_second_order` on random graphs, when the engine
+    """:func:`autograd.testing.oracles.higher.check_second_order` on random graphs, when the engine
     differentiates its own gradients (capability ``higher_order``); ``run.ops`` limits the
     graphs to these ops (default: every op the engine has)."""
     name, eng = "second_order", run.eng

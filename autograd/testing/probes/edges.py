@@ -37,14 +37,9 @@ from autograd.testing.engines.support import usable_consts
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import OracleInconclusive
 from autograd.testing.ops import OPS, OpSpec
-from autograd.testing.oracles import (
-    SYMBOLIC_SAFETY,
-    _compare,
-    _fd_row,
-    in_precision_range,
-    to_precision,
-    working_precision,
-)
+from autograd.testing.oracles import SYMBOLIC_SAFETY, in_precision_range, to_precision, working_precision
+from autograd.testing.oracles.fd import _fd_row
+from autograd.testing.oracles.mismatch import _compare
 from autograd.testing.probes.common import same_const
 from autograd.testing.probes.regions import (
     FLOAT_MAX,
@@ -57,7 +52,7 @@ from autograd.testing.probes.regions import (
     out_of_domain_points,
     reference,
 )
-from autograd.testing.reference import ReferenceUnresolved
+from autograd.testing.oracles.reference import ReferenceUnresolved
 from autograd.testing.reproducers import program, show
 from autograd.testing.verdicts import SECOND_VOTE_FD, Vote, merge, second_vote
 

@@ -41,7 +41,7 @@ from autograd.testing.boundary import EngineRaised, engine_call
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.ops import OPS
-from autograd.testing.reference import certify
+from autograd.testing.oracles.reference import certify
 from autograd.testing.reproducers import program, show
 from autograd.testing.verdicts import Vote, second_vote
 
@@ -76,7 +76,7 @@ class Nest:
 
     def expected(self) -> Fraction:
         """sympy's answer, exact (sympy's own ``diff``, evaluated in Fractions by
-        :func:`autograd.testing.reference.certify`; no engine involved)."""
+        :func:`autograd.testing.oracles.reference.certify`; no engine involved)."""
         v = sympy.symbols(f"v0:{self.depth}")
         below: Any = None
         for k in range(self.depth - 1, 0, -1):

@@ -15,7 +15,7 @@ these points are in :mod:`autograd.testing.probes.edges`.
     value and gradient are still finite, and at which the value is still a normal
     float, found by bisection: ``exp`` near 709.78 and -708.4).  A point is kept when
     its value, sympy's expression evaluated by the certified reference
-    (:func:`autograd.testing.reference.certify`), is a finite float; its gradient is
+    (:func:`autograd.testing.oracles.reference.certify`), is a finite float; its gradient is
     checked too when that is finite and the point is not a kink (relu'(0) is a
     convention).  A point whose reference cannot be certified is kept (its probe
     reports it ``inconclusive``).
@@ -41,7 +41,7 @@ import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.ops import OPS, PARTNER, REALS, OpSpec
 from autograd.testing.probes.common import same_const
-from autograd.testing.reference import Certified, ReferenceUnresolved, certify
+from autograd.testing.oracles.reference import Certified, ReferenceUnresolved, certify
 
 __all__ = [
     "FLOAT_MAX",
@@ -165,7 +165,7 @@ def _finite_float(c: Certified) -> Any:
 
 @functools.lru_cache(maxsize=1 << 16, typed=True)
 def reference(op: str, args: tuple[float, ...], const: Any) -> tuple[Any, list[Any]] | None:
-    """sympy's value and partials at ``args``, certified (:func:`autograd.testing.reference.certify`;
+    """sympy's value and partials at ``args``, certified (:func:`autograd.testing.oracles.reference.certify`;
     a partial is None where not a finite float); None when the value itself is not a finite real
     float there.  Raises :class:`ReferenceUnresolved` when they cannot be certified (cached per
     point: the thresholds' bisections and the judging ask for the same points again)."""

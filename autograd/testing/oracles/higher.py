@@ -1,17 +1,7 @@
 """Second- and third-order oracles that never use an engine's derivative rules.
 
-The engine's derivatives
-    For any engine with ``backward(create_graph=True)`` (reached through the
-    Engine adapter only, so foreign engines are checked the same way), row i of
-    the Hessian is obtained by building the graph afresh, running
-    ``backward(create_graph=True)`` from the output, taking leaf i's gradient
-    ``g_i`` (a Value), zeroing the gradient of every Value we built, and running
-    a plain ``backward()`` from ``g_i``: leaf j's gradient is then
-    d2 out / dxi dxj.  A ``g_i`` that is a plain number (the output does not
-    depend on x_i, or only linearly through constants) gives a zero row.  Third
-    derivatives take one more ``create_graph`` pass.  A fresh build per row
-    means an engine whose interior gradients accumulate across passes is judged
-    fairly at second order.
+The engine's derivatives come from :mod:`autograd.testing.oracles.derivatives` (a fresh build and
+``backward(create_graph=True)`` per row).
 
 ``assert_hessian_exact``, ``assert_third_exact``
     Rational graphs on Fraction leaves: every entry of the engine's Hessian
@@ -20,55 +10,10 @@ The engine's derivatives
     tolerance.  sympy's partials are cached per graph structure.
 
 ``assert_hessian_symbolic``
-    Float leaves: sympy's Hessian (the reference: exact in Fractions when
-    every op maps rationals to rationals, since floats are rationals; else
-    mpmath intervals at a precision raised until they settle, by
-    :func:`autograd.testing.reference.certify`; else :class:`OracleInconclusive`)
-    against the engine's float Hessian, within a tolerance derived per entry from
-    the graph.  For a composition, the
-    second-order chain rule gives a sum over nodes k::
-
-        H_ij = sum_k  abar_k * sum_{a,b} phi''_k[a,b] * T_a,i * T_b,j
-
-    where ``abar_k = d out / d v_k`` (a sum over paths from k to the output of
-    products of local partials), ``phi''_k`` the op's second partials and
-    ``T_a,i = d v_a / d x_i`` (a sum over paths from leaf i to operand a).  A
-    reverse-over-reverse engine computes exactly these products: the
-    ``create_graph`` pass builds the adjoints as products of partials, and the
-    plain pass from ``g_i`` multiplies by the same partials on the way down
-    (its derivative of a partial with respect to the op's operands is the
-    ``phi''`` factor).  So the first-order analysis of the first-order oracle
-    carries over, term by term:
-
-    * Backward (products and accumulations): every edge on a path costs
-      ``w_e = 2 + partial_err_e`` ulps as at first order, and each second
-      partial ``w2_k = 4 + partial_err_k`` ulps of its *magnitude*
-      ``M_k[a,b]``: the sum of the absolute values of the terms of sympy's
-      expanded second partial.  ``M`` and not ``|phi''|`` because an engine
-      evaluates the second partial as a sum of terms that may cancel (sigmoid's
-      is ``s'(1 - s) - s's``): the expanded form's terms are at least as large
-      as those of the natural graph-mode rules (checked op by op for this
-      engine: tanh, sigmoid, vpow, div are the ones with two terms).  With
-      ``A_k``, ``T_a,i`` summed over paths with absolute partials, and ``AW``,
-      ``TW`` the same sums weighted by the ulps of each path::
-
-          W_ij = sum_k sum_{a,b} M_k[a,b] * (AW_k T_a,i T_b,j
-                 + A_k (w2_k T_a,i T_b,j + TW_a,i T_b,j + T_a,i TW_b,j))
-
-    * Forward: node k's value is off by ``fwd_err_k`` ulps (absolute), plus
-      ``TINY`` if it underflows (as at first order), which moves H by
-      ``S_ij = sum_k (fwd_err_k + TINY / eps) * |d H_ij / d v_k|``; the sensitivity
-      comes from central differences of the formula above evaluated in floats
-      with node k bumped (as the first-order oracle does with the gradient).
-
-    ``tol_ij = C * eps * (S_ij + W_ij) + C * 2**-1074 * (1 + W_ij)`` with the
-    first-order oracle's safety factor C = 16 (library functions a couple of
-    ulps off, the dropped O(eps**2) terms).  This is sound for the same reason
-    as the first-order bound: it is a first-order rounding analysis of the very
-    products and sums a graph-mode engine evaluates, with every term counted in
-    absolute value, on graphs whose nodes stay in well-conditioned regions.
-    A rule whose second-order term is off by 1 + 1e-9 (4.5e6 ulps) lands far
-    outside it.
+    Float leaves: sympy's Hessian, certified (:func:`autograd.testing.oracles.reference.certify`:
+    exact in Fractions when every op maps rationals to rationals, else mpmath intervals; else
+    :class:`OracleInconclusive`), against the engine's float Hessian, within the tolerance
+    derived per entry from the graph (:mod:`autograd.testing.oracles.hessian_bound`).
 
 ``assert_hessian_fd``, ``gradgradcheck``
     Central differences (Richardson, as ``gradcheck``) of the engine's
@@ -94,23 +39,18 @@ import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.engines import resolve_engine
 from autograd.testing.graph import Graph, _sympy_gradient, _sympy_slots
-from autograd.testing.ops import FLOAT_MODULES, OPS
-from autograd.testing.oracles import (
-    EPS,
-    FD_ATOL,
-    FD_RTOL,
-    SYMBOLIC_SAFETY,
-    TINY,
-    GradcheckReport,
-    OracleInconclusive,
-    _compare,
-    _fd_row,
-    _finish,
-    _reference_sweep,
-    kink_check,
-    symbolic_tolerances,
+from autograd.testing.ops import OPS
+from autograd.testing.oracles.derivatives import (
+    derivatives_of,
+    engine_derivatives,
+    graph_mode_gradient,
+    supports_higher_order,
 )
-from autograd.testing.reference import ReferenceUnresolved, certify
+from autograd.testing.oracles.fd import FD_ATOL, FD_RTOL, _fd_row
+from autograd.testing.oracles.hessian_bound import hessian_tolerances
+from autograd.testing.oracles.mismatch import GradcheckReport, OracleInconclusive, _compare, _finish
+from autograd.testing.oracles.reference import ReferenceUnresolved, certify
+from autograd.testing.oracles.symbolic import kink_check, symbolic_tolerances
 
 __all__ = [
     "GRADGRAD_ATOL",
@@ -132,59 +72,6 @@ __all__ = [
 #: than a forward value, so one decade looser than gradcheck's.
 GRADGRAD_RTOL = 1e-6
 GRADGRAD_ATOL = 1e-9
-#: Extra ulps of an engine's evaluation of a second partial, beyond the first partial's.
-SECOND_PARTIAL_ERR = 4
-
-Build = Callable[[], tuple[list[Any], list[Any], Any]]  # () -> (leaves, every Value built, output)
-
-
-# ---------------------------------------------------------------------- the engine's side
-def supports_higher_order(engine: Any = None) -> bool:
-    """Whether ``backward(create_graph=True)`` is accepted and leaves a leaf gradient that is a
-    Value of the engine (differentiable again); probed once per engine by the Engine adapter."""
-    return bool(resolve_engine(engine).higher_order)
-
-
-def _derivatives(build: Build, eng: Any, n: int, order: int) -> dict[tuple[int, ...], Any]:
-    """``{(i, j, ...): d^order out / dxi dxj ...}`` for all n**order multi-indices (see module doc)."""
-    found: dict[tuple[int, ...], Any] = {}
-    for prefix in itertools.product(range(n), repeat=order - 1):
-        leaves, built, y = build()
-        for i in prefix:
-            eng.backward(y, create_graph=True)
-            y = eng.grad(leaves[i])
-            for v in built:
-                eng.set_grad(v, 0)
-            if not isinstance(y, eng.Value):  # a constant gradient: every further derivative is 0
-                break
-        if isinstance(y, eng.Value):
-            eng.backward(y)
-            row = [eng.grad(leaf) for leaf in leaves]
-        else:
-            row = [0] * n
-        for j in range(n):
-            found[(*prefix, j)] = row[j]
-    return found
-
-
-def engine_derivatives(graph: Graph, engine: Any = None, order: int = 2) -> dict[tuple[int, ...], Any]:
-    """The engine's ``d^order out / dxi dxj ...`` of a graph, for every multi-index of leaves."""
-    eng = resolve_engine(engine)
-    n = len(graph.leaves)
-
-    def build() -> tuple[list[Any], list[Any], Any]:
-        values = graph.build(eng)
-        return values[:n], values, values[graph.out]
-
-    return _derivatives(build, eng, n, order)
-
-
-def _graph_mode_gradient(graph: Graph, eng: Any) -> list[Any]:
-    """The leaf gradients' values after ``backward(create_graph=True)`` (numbers)."""
-    values = graph.build(eng)
-    eng.backward(values[graph.out], create_graph=True)
-    grads = [eng.grad(v) for v in values[: len(graph.leaves)]]
-    return [eng.data(g) if isinstance(g, eng.Value) else g for g in grads]
 
 
 # ---------------------------------------------------------------------- sympy's side
@@ -200,7 +87,7 @@ def _sympy_partial(structure: tuple[Any, ...], index: tuple[int, ...]) -> sympy.
 
 def _certified_partials(graph: Graph, order: int) -> dict[tuple[int, ...], Any]:
     """sympy's partials of ``order`` at the graph's leaves, by the certified reference
-    (:func:`autograd.testing.reference.certify`): Fractions for a graph of rational ops, else
+    (:func:`autograd.testing.oracles.reference.certify`): Fractions for a graph of rational ops, else
     mpmath numbers whose intervals settled; :class:`OracleInconclusive` when they do not, or
     when a partial is not a finite real number there (a pole, or DiracDelta at its kink)."""
     symbols, _ = _sympy_slots(graph.structure)
@@ -237,12 +124,7 @@ def _report(
 
 
 def _finish_higher(report: GradcheckReport, graph: Graph, eng: Any, order: int) -> GradcheckReport:
-    if not report.ok:
-        report.details = (
-            f"output = {graph.sympy()[1]}\nreproduce with (runnable):\n{snippet(graph, eng, order)}\n"
-            f"graph description: {graph.code()}"
-        )
-    return _finish(report, None, eng)
+    return _finish(report, graph, eng, lambda: snippet(graph, eng, order))
 
 
 def snippet(graph: Graph, engine: Any = None, order: int = 2) -> str:
@@ -302,127 +184,6 @@ def assert_third_exact(graph: Graph, engine: Any = None) -> GradcheckReport:
 
 
 # ---------------------------------------------------------------------- symbolic
-@functools.cache
-def _float_second_partials(name: str, nargs: int, c: Any) -> Callable[..., tuple[list[float], list[float]]]:
-    """Float ``f(*args) -> (phi'' row-major, M row-major)``: second partials and their magnitudes
-    (sum of |terms| of sympy's expanded form; see the module doc)."""
-    symbols = sympy.symbols(f"a0:{nargs}", real=True)
-    expr = OPS[name].sym(symbols, c)
-    seconds = [sympy.diff(expr, s, t) for s in symbols for t in symbols]
-    sizes = [sympy.Add(*[sympy.Abs(t) for t in sympy.Add.make_args(sympy.expand(d))]) for d in seconds]
-    f = sympy.lambdify(symbols, [*seconds, *sizes], modules=FLOAT_MODULES)
-    k = nargs * nargs
-
-    def evaluate(*args: float) -> tuple[list[float], list[float]]:
-        out = [float(v) for v in f(*args)]
-        return out[:k], out[k:]
-
-    return evaluate
-
-
-def _float_hessian(
-    graph: Graph, values: list[Any], partials: list[Any], adjoint: list[Any]
-) -> list[list[float]]:
-    """The sum formula of the module doc, in floats, from one reference sweep."""
-    n = len(graph.leaves)
-    tangents = [[float(i == j) for j in range(n)] for i in range(n)]  # d v_slot / d x_j
-    hessian = [[0.0] * n for _ in range(n)]
-    for k, node in enumerate(graph.nodes):
-        args = node.args
-        tangents.append([sum(p * tangents[a][j] for a, p in zip(args, partials[k])) for j in range(n)])
-        abar = adjoint[n + k]
-        if not abar:
-            continue
-        second, _ = _float_second_partials(node.op, len(args), node.const)(*[values[a] for a in args])
-        m = len(args)
-        for pa, a in enumerate(args):
-            for pb, b in enumerate(args):
-                d = second[pa * m + pb]
-                if d:
-                    for i in range(n):
-                        for j in range(n):
-                            hessian[i][j] += abar * d * tangents[a][i] * tangents[b][j]
-    return hessian
-
-
-def hessian_tolerances(graph: Graph) -> list[list[float]]:
-    """The derived tolerance of every Hessian entry (see the module doc), in doubles."""
-    n = len(graph.leaves)
-    point = [float(x) for x in graph.leaves]
-    values, partials, _ = _reference_sweep(graph, point)
-    slots = len(values)
-    # backward path sums from the output: A (|partials|) and AW (weighted by ulps)
-    paths, weighted = [0.0] * slots, [0.0] * slots
-    paths[graph.out] = 1.0
-    for k in reversed(range(len(graph.nodes))):
-        slot, node = n + k, graph.nodes[k]
-        if paths[slot]:
-            w = 2 + OPS[node.op].partial_err([values[a] for a in node.args], node.const, values[slot])
-            for a, p in zip(node.args, partials[k]):
-                paths[a] += abs(p) * paths[slot]
-                weighted[a] += abs(p) * (weighted[slot] + w * paths[slot])
-    # forward path sums from each leaf: T and TW
-    tang = [[float(i == j) for j in range(n)] for i in range(n)]
-    tang_w = [[0.0] * n for _ in range(n)]
-    bound = [[0.0] * n for _ in range(n)]
-    for k, node in enumerate(graph.nodes):
-        slot, args = n + k, node.args
-        operands = [values[a] for a in args]
-        w = 2 + OPS[node.op].partial_err(operands, node.const, values[slot])
-        tang.append([sum(abs(p) * tang[a][j] for a, p in zip(args, partials[k])) for j in range(n)])
-        tang_w.append(
-            [
-                sum(abs(p) * (tang_w[a][j] + w * tang[a][j]) for a, p in zip(args, partials[k]))
-                for j in range(n)
-            ]
-        )
-        if not paths[slot]:
-            continue
-        _, sizes = _float_second_partials(node.op, len(args), node.const)(*operands)
-        w2 = w + SECOND_PARTIAL_ERR
-        m = len(args)
-        for pa, a in enumerate(args):
-            for pb, b in enumerate(args):
-                size = sizes[pa * m + pb]
-                if not size:
-                    continue
-                for i in range(n):
-                    for j in range(n):
-                        ta, tb = tang[a][i], tang[b][j]
-                        bound[i][j] += size * (
-                            weighted[slot] * ta * tb
-                            + paths[slot] * (w2 * ta * tb + tang_w[a][i] * tb + ta * tang_w[b][j])
-                        )
-    # forward rounding of every node with a path to the output (even one whose float partials
-    # to it are 0: at v = 0 the partial of v * v is 0, but moving v moves the Hessian)
-    reaching = {graph.out}
-    for k in reversed(range(len(graph.nodes))):
-        if n + k in reaching:
-            reaching.update(graph.nodes[k].args)
-    sens = [[0.0] * n for _ in range(n)]
-    for k, node in enumerate(graph.nodes):
-        slot = n + k
-        if slot not in reaching:
-            continue
-        err = OPS[node.op].fwd_err([values[a] for a in node.args], node.const, values[slot])
-        h = 1e-6 * max(1.0, abs(values[slot]))
-        up, down = (
-            _float_hessian(graph, *_reference_sweep(graph, point, (slot, s), (values, partials)))
-            for s in (h, -h)
-        )
-        # in ulps: the node's bound, and its underflow (64 subnormal products summed are off
-        # by up to 32 * 2**-1074, which no magnitude-weighted term sees)
-        err += TINY / EPS
-        for i in range(n):
-            for j in range(n):
-                sens[i][j] += err * abs((up[i][j] - down[i][j]) / (2 * h))
-    scale = SYMBOLIC_SAFETY * EPS
-    return [
-        [scale * (sens[i][j] + bound[i][j]) + SYMBOLIC_SAFETY * TINY * (1 + bound[i][j]) for j in range(n)]
-        for i in range(n)
-    ]
-
-
 def assert_hessian_symbolic(
     graph: Graph, engine: Any = None, *, derivatives: dict[tuple[int, ...], Any] | None = None
 ) -> GradcheckReport:
@@ -433,7 +194,7 @@ def assert_hessian_symbolic(
     graph = graph.with_leaves([float(x) for x in graph.leaves])
     got = engine_derivatives(graph, eng, 2) if derivatives is None else derivatives
     tols = hessian_tolerances(graph)
-    kink_check(graph, graph.reference())  # a relu input too close to 0 to judge: inconclusive
+    kink_check(graph, graph.reference(), precision=eng.precision)  # a relu input too near 0: inconclusive
     want = _certified_partials(graph, 2)
     title = "symbolic order-2 oracle (sympy's diff, exact or mpmath reference, derived tolerance)"
     report = _report(
@@ -502,7 +263,7 @@ def assert_hessian_fd(
     point = [float(x) for x in graph.leaves]
     graph = graph.with_leaves(point)
     got = engine_derivatives(graph, eng, 2) if derivatives is None else derivatives
-    grad_tols, _ = symbolic_tolerances(graph)
+    grad_tols, _ = symbolic_tolerances(graph, precision=eng.precision)
     hessian_tols = hessian_tolerances(graph)
     step_ok = _kink_guard(graph, point)
 
@@ -546,7 +307,7 @@ def gradgradcheck(
         leaves = [eng.make(v) for v in x]
         return leaves, leaves, f(*leaves)
 
-    got = _derivatives(build, eng, n, 2)
+    got = derivatives_of(build, eng, n, 2)
 
     def gradient(x: list[float]) -> list[Any]:
         leaves, _, out = build(x)
@@ -569,11 +330,11 @@ def assert_graph_mode_gradient(graph: Graph, engine: Any = None) -> None:
     """``backward(create_graph=True)``'s gradient values equal a plain ``backward()``'s: exactly on a
     rational graph; on floats both within the first-order derived tolerance of each other."""
     eng = resolve_engine(engine)
-    graph_mode = _graph_mode_gradient(graph, eng)
+    graph_mode = graph_mode_gradient(graph, eng)
     values = graph.build(eng)
     eng.backward(values[graph.out])
     plain = [eng.grad(v) for v in values[: len(graph.leaves)]]
-    tols = [0.0] * len(plain) if graph.rational else symbolic_tolerances(graph)[0]
+    tols = [0.0] * len(plain) if graph.rational else symbolic_tolerances(graph, precision=eng.precision)[0]
     for name, a, b, tol in zip(graph.names(), graph_mode, plain, tols):
         if not abs(a - b) <= 2 * tol:
             raise AssertionError(
