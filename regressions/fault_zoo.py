@@ -104,7 +104,7 @@ FAULTS = {
                '        kwargs = {"create_graph": True} if create_graph else {}\n', "AttributeError",
                "create_graph"),
         _raise("discovery", "discovery fails after finding the class", "engines.discover",
-               "    WORKING_PRECISION.set(", "AttributeError"),
+               "    return _resolve(target, cls=cls,", "AttributeError"),
         _raise("discovery_fit", "discovery fails reading which member a backward pass changed", "engines.fit",
                "    changed = [n for n, v in after.items() if n != data_attr and before.get(n) != v]\n",
                "KeyError"),

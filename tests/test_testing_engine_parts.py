@@ -27,7 +27,6 @@ import autograd.testing
 from autograd.testing import boundary
 from autograd.testing.boundary import Died, EngineChild, EngineRaised, error_line
 from autograd.testing.engines import (
-    WORKING_PRECISION,
     Accessors,
     Engine,
     EngineNotFound,
@@ -321,10 +320,16 @@ def test_engine_defaults_are_a_backward_method_filling_attributes_of_our_package
     assert eng.import_line() == "from autograd import Value"
 
 
-def test_the_working_precision_is_float64_until_an_engine_says_otherwise():
+def test_resolving_an_engine_leaves_no_state_behind_its_precision_travels_with_it():
+    # the oracles once read the precision of the engine resolved last from a context variable, so
+    # resolving another engine changed the tolerances of the first one's checks
     import contextvars
 
-    assert contextvars.Context().run(WORKING_PRECISION.get) == "float64"
+    before = dict(contextvars.copy_context())
+    f32 = resolve_engine("tests.engines.float32")
+    resolve_engine("tests.engines.sound")
+    assert dict(contextvars.copy_context()) == before
+    assert f32.precision == "float32" and resolve_engine("tests.engines.sound").precision == "float64"
 
 
 def test_engine_import_line_names_the_module_the_class_and_the_fused_ops_sorted_once():
@@ -1103,17 +1108,6 @@ def test_resolve_accepts_an_engine_a_class_a_string_with_a_class_and_a_namespace
     assert space.name == "tests.engines.sound" and space.class_name == "Scalar"
     assert (space.vsum, space.dot) == (sum, max)
     assert resolve_engine().Value.__module__.startswith("autograd")
-
-
-def test_resolve_engine_sets_the_working_precision_of_the_engine_it_returns():
-    token = WORKING_PRECISION.set("float64")
-    try:
-        resolve_engine("tests.engines.float32")
-        assert WORKING_PRECISION.get() == "float32"
-        resolve_engine("tests.engines.sound")
-        assert WORKING_PRECISION.get() == "float64"
-    finally:
-        WORKING_PRECISION.reset(token)
 
 
 def test_engine_not_found_names_the_target_what_was_looked_for_and_each_rejection():

@@ -36,7 +36,7 @@ from autograd.testing import (
     assert_grads_symbolic,
     gradcheck,
 )
-from autograd.testing.engines import Engine
+from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.ops import OPS
 from autograd.testing.oracles import LeafComparison, symbolic_tolerances
 from autograd.testing.oracles.fd import _central, _fd_row
@@ -752,17 +752,12 @@ def test_a_range_limit_is_anything_but_zero_outside_the_normal_numbers_of_the_pr
     assert in_precision_range("float32")  # nothing to judge: in range
 
 
-def test_the_working_precision_is_the_engines_unless_named():
-    from autograd.testing.engines import WORKING_PRECISION
+def test_the_working_precision_is_the_one_named_float64_by_default():
     from autograd.testing.oracles import working_precision
 
     assert working_precision("float32") == (2.0**-23, 2.0**-149)
     assert working_precision("float64") == (2.0**-52, 2.0**-1074)
-    token = WORKING_PRECISION.set("float32")
-    try:
-        assert working_precision() == (2.0**-23, 2.0**-149)
-    finally:
-        WORKING_PRECISION.reset(token)
+    resolve_engine("tests.engines.float32")  # resolving an engine sets nothing global
     assert working_precision() == (2.0**-52, 2.0**-1074)
 
 
@@ -782,7 +777,6 @@ def test_float32_tolerances_scale_with_float32s_eps_and_move_the_leaves():
 
 
 def test_a_float32_engine_rounds_its_leaves_so_a_relu_input_near_its_kink_is_not_judged():
-    from autograd.testing.engines import WORKING_PRECISION
     from autograd.testing.oracles import kink_check
 
     # relu(x - y) at x = 0.1, y = 0.1 + 1e-9: in doubles the difference -1e-9 is far from its error
@@ -790,39 +784,20 @@ def test_a_float32_engine_rounds_its_leaves_so_a_relu_input_near_its_kink_is_not
     graph = Graph((0.1, 0.1 + 1e-9), (Node("sub", (0, 1)), Node("relu", (2,))))
     kink_check(graph, graph.reference())  # float64: judged
     # bound = 16 (0.1 eps32) + 16 ((0.1 + 1e-9) eps32) + sub's own 16 (|err| eps32): 3.81e-07
-    token = WORKING_PRECISION.set("float32")
-    try:
-        with pytest.raises(OracleInconclusive, match=r"forward error bound 3\.81e-07: too close"):
-            kink_check(graph, graph.reference())
-    finally:
-        WORKING_PRECISION.reset(token)
+    with pytest.raises(OracleInconclusive, match=r"forward error bound 3\.81e-07: too close"):
+        kink_check(graph, graph.reference(), precision="float32")
 
 
 def test_a_float32_relu_on_a_leaf_exactly_0_is_not_judged_without_the_convention():
-    from autograd.testing.engines import WORKING_PRECISION
     from autograd.testing.oracles import kink_check
 
     graph = Graph((0.0,), (Node("relu", (0,)),))
-    token = WORKING_PRECISION.set("float32")
-    try:
-        with pytest.raises(OracleInconclusive, match="too close to the kink"):
-            kink_check(graph, graph.reference())
-    finally:
-        WORKING_PRECISION.reset(token)
+    with pytest.raises(OracleInconclusive, match="too close to the kink"):
+        kink_check(graph, graph.reference(), precision="float32")
 
 
 # ------------------------------------------------- float32 engines: finite differences, leaf moves
 EPS32 = 2.0**-23  # float32's eps, written out
-
-
-@pytest.fixture
-def keep_precision():
-    """Each oracle sets the working precision of the engine it checks: restore it afterwards."""
-    from autograd.testing.engines import WORKING_PRECISION
-
-    token = WORKING_PRECISION.set(WORKING_PRECISION.get())
-    yield
-    WORKING_PRECISION.reset(token)
 
 
 def float32_mul_slip(slip):
@@ -838,7 +813,7 @@ def float32_mul_slip(slip):
     return Value
 
 
-def test_fd_of_a_float32_engine_widens_by_the_double_precision_function_bound(keep_precision):
+def test_fd_of_a_float32_engine_widens_by_the_double_precision_function_bound():
     # x0 * x1 at (0.75, -1.25) along x0, engine in float32: the engine's gradient may be off by the
     # symbolic tol_0 of float32 = S_0 + W_0 = C eps32 |x1| (the leaf x1 rounded) + C eps32 |x1| (2 + 2)
     # = 100 eps32; finite differences evaluate f in DOUBLES, so f_err is the double-precision forward

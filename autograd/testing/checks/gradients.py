@@ -70,7 +70,7 @@ def forward_finding(eng: Engine, graph: Graph, got: Any, op: str | None) -> list
     """Float graph: the output value vs the 50-digit reference, confirmed by a float evaluation."""
     try:
         want, _ = graph.mp_value_and_gradient()
-        _, tol = oracles.symbolic_tolerances(graph)
+        _, tol = oracles.symbolic_tolerances(graph, precision=eng.precision)
     except OracleInconclusive as exc:
         return [Finding("inconclusive", "forward", f"{where(graph)}: {exc.reason}", op)]
     # compared as mpmath numbers: any int, float or Fraction the engine gives, a huge one too

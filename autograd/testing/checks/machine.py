@@ -207,7 +207,7 @@ class GradientMachine(RuleBasedStateMachine):
             )
             graph = Graph(tuple(float(self.exact[k]) for k in leaves), nodes)
             try:
-                tols = dict(zip(leaves, leaf_tolerances(graph), strict=True))
+                tols = dict(zip(leaves, leaf_tolerances(graph, self.eng.precision), strict=True))
             except OracleInconclusive:  # no tolerance: these leaves are not judged until zeroed
                 if not self.unjudged_here:
                     self.unjudged_here = True

@@ -81,7 +81,7 @@ def check_forward(engine: Any, graph: Graph) -> None:
             )
         return
     want, _ = graph.mp_value_and_gradient()
-    _, tol = symbolic_tolerances(graph)
+    _, tol = symbolic_tolerances(graph, precision=eng.precision)
     err = abs(want - out)
     if not (err <= tol):
         raise PropertyViolated(
@@ -139,7 +139,9 @@ def check_linearity(engine: Any, example: tuple[Graph, Graph, Any, Any]) -> None
     for j in range(n):
         gf, gg = eng.grad(alone_f[j]), eng.grad(alone_g[j])
         want = a * gf + b * gg
-        tolerance = functools.cache(functools.partial(_linearity_tolerance, example, j, gf, gg))
+        tolerance = functools.cache(
+            functools.partial(_linearity_tolerance, example, j, gf, gg, eng.precision)
+        )
         if not agrees(combined[j], want, tolerance):
             raise PropertyViolated(
                 f"linearity: d({a}*f + {b}*g)/dx{j} = {combined[j]!r}, "
@@ -161,19 +163,23 @@ def agrees(got: Any, want: Any, tolerance: Callable[[], float]) -> bool:
     return bool(abs(got - want) <= tolerance())
 
 
-def leaf_tolerances(graph: Graph) -> list[float]:
-    """The derived tolerance of each leaf's gradient in floats (raises ``OracleInconclusive``)."""
-    return symbolic_tolerances(graph)[0]
+def leaf_tolerances(graph: Graph, precision: str) -> list[float]:
+    """The derived tolerance of each leaf's gradient in floats of ``precision`` (raises
+    ``OracleInconclusive``)."""
+    return symbolic_tolerances(graph, precision=precision)[0]
 
 
-def _linearity_tolerance(example: tuple[Graph, Graph, Any, Any], j: int, gf: Any, gg: Any) -> float:
+def _linearity_tolerance(
+    example: tuple[Graph, Graph, Any, Any], j: int, gf: Any, gg: Any, precision: str
+) -> float:
     """How far ``d(a*f + b*g)/dx_j`` and ``a*df/dx_j + b*dg/dx_j`` may differ in floats: each
     engine gradient within its derived tolerance, plus the rounding of the combination itself."""
     f, g, a, b = example
     combined = linear_combination_graphs(example)[2]
     ca, cb = abs(float(a)), abs(float(b))
-    spread = ca * leaf_tolerances(f)[j] + cb * leaf_tolerances(g)[j] + leaf_tolerances(combined)[j]
-    return spread + 4 * working_precision()[0] * (ca * abs(float(gf)) + cb * abs(float(gg)))
+    tols = [leaf_tolerances(graph, precision)[j] for graph in (f, g, combined)]
+    spread = ca * tols[0] + cb * tols[1] + tols[2]
+    return spread + 4 * working_precision(precision)[0] * (ca * abs(float(gf)) + cb * abs(float(gg)))
 
 
 def linear_combination_graphs(example: tuple[Graph, Graph, Any, Any]) -> list[Graph]:
@@ -220,7 +226,7 @@ def check_build_order(engine: Any, example: tuple[Graph, tuple[int, ...]]) -> No
             node = graph.nodes[s - n]
             other[s] = eng.apply(OPS[node.op], [other[a] for a in node.args], node.const)
     eng.backward(other[graph.out])
-    tolerances = functools.cache(lambda: leaf_tolerances(graph))
+    tolerances = functools.cache(lambda: leaf_tolerances(graph, eng.precision))
     for s, name in enumerate(graph.names()):
         a = (eng.data(canonical[s]), eng.grad(canonical[s]))
         b = (eng.data(other[s]), eng.grad(other[s]))
@@ -253,7 +259,7 @@ def check_chain_sweep(engine: Any, example: tuple[Any, Any, int]) -> None:
     fw, fx = Fraction(w), Fraction(x)
     want_x, want_w = fw**n, n * fw ** (n - 1) * fx
     got_x, got_w = eng.grad(values[1]), eng.grad(values[0])
-    tolerances = functools.cache(lambda: leaf_tolerances(graph))
+    tolerances = functools.cache(lambda: leaf_tolerances(graph, eng.precision))
     if not agrees(got_x, want_x, lambda: tolerances()[1]):
         raise PropertyViolated(f"chain sweep n={n}: dy/dx = {got_x!r}, want w**n = {want_x}")
     if not agrees(got_w, want_w, lambda: tolerances()[0]):

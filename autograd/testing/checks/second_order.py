@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from autograd.testing import oracles, verdicts
-from autograd.testing.oracles import higher
 from autograd.testing import strategies as gs
 from autograd.testing.boundary import EngineRaised
 from autograd.testing.checks.common import numbers_source, where
@@ -21,6 +20,7 @@ from autograd.testing.checks.registry import Run, check
 from autograd.testing.engines import Engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import Graph, OracleInconclusive
+from autograd.testing.oracles import higher
 from autograd.testing.runner import Trials, search
 
 __all__ = ["check_second_order"]

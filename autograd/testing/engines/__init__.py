@@ -16,7 +16,7 @@
 from autograd.testing.engines.adapter import Adapter, scalar_class
 from autograd.testing.engines.apis import READ_CONVENTIONS, Accessors, GradientOnRead
 from autograd.testing.engines.discover import resolve_engine
-from autograd.testing.engines.engine import WORKING_PRECISION, Engine, EngineNotFound
+from autograd.testing.engines.engine import Engine, EngineNotFound
 from autograd.testing.engines.fit import BACKWARD_NAMES, DATA_NAMES, GRAD_NAMES, PROBE_NUMBER
 from autograd.testing.engines.numbers import as_number
 
@@ -26,7 +26,6 @@ __all__ = [
     "GRAD_NAMES",
     "PROBE_NUMBER",
     "READ_CONVENTIONS",
-    "WORKING_PRECISION",
     "Accessors",
     "Adapter",
     "Engine",

@@ -25,7 +25,7 @@ from typing import Any
 from autograd.testing import boundary
 from autograd.testing.engines.adapter import scalar_class
 from autograd.testing.engines.apis import Accessors, GradientOnRead
-from autograd.testing.engines.engine import WORKING_PRECISION, Engine, EngineNotFound
+from autograd.testing.engines.engine import Engine, EngineNotFound
 from autograd.testing.engines.fit import BACKWARD_NAMES, DATA_NAMES, GRAD_NAMES, PROBE_NUMBER, Rejected, fit
 from autograd.testing.engines.forms import accessors_engine, read_engine
 
@@ -46,9 +46,7 @@ def resolve_engine(
     ``adapter`` (an :class:`~autograd.testing.engines.Adapter`, or ``"MODULE:OBJECT"`` naming
     one) audits an engine of any other API.
     """
-    engine = _resolve(target, cls=cls, backward=backward, data=data, grad=grad, adapter=adapter)
-    WORKING_PRECISION.set(engine.precision)  # the oracles' tolerances follow the engine checked
-    return engine
+    return _resolve(target, cls=cls, backward=backward, data=data, grad=grad, adapter=adapter)
 
 
 def _resolve(

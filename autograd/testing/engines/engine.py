@@ -15,7 +15,6 @@ class; :class:`Engine` itself follows the adapter protocol (``make``, ``data``,
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import operator
 import struct
@@ -28,15 +27,7 @@ from typing import Any
 from autograd.testing import boundary
 from autograd.testing.engines.numbers import PLAIN, as_number, write_grad
 
-__all__ = ["WORKING_PRECISION", "Engine", "EngineNotFound"]
-
-#: The precision the engine under check computes in ("float64" or "float32", see
-#: :attr:`Engine.precision`): set by ``resolve_engine`` for the engine it returns, so the
-#: oracles' tolerances (:func:`autograd.testing.oracles.symbolic_tolerances`) follow the engine
-#: being checked without every caller passing it.
-WORKING_PRECISION: contextvars.ContextVar[str] = contextvars.ContextVar(
-    "working_precision", default="float64"
-)
+__all__ = ["Engine", "EngineNotFound"]
 
 
 class EngineNotFound(TypeError):

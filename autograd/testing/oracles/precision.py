@@ -12,8 +12,6 @@ import struct
 import sys
 from typing import Any
 
-from autograd.testing.engines import WORKING_PRECISION
-
 __all__ = [
     "EPS",
     "PRECISIONS",
@@ -53,9 +51,9 @@ def in_precision_range(precision: str, *xs: Any) -> bool:
     return all(x == 0 or low <= abs(float(x)) <= high for x in xs)
 
 
-def working_precision(precision: str | None = None) -> tuple[float, float]:
-    """(eps, TINY) of ``precision``, or of the engine being checked (``WORKING_PRECISION``, set by
-    ``resolve_engine``): a float32 engine is judged with float32's rounding, a float64 one with
-    float64's.  In float32 a leaf is rounded too (``Value(0.1)`` holds 0.10000000149011612), so
+def working_precision(precision: str = "float64") -> tuple[float, float]:
+    """(eps, TINY) of ``precision`` (an engine's :attr:`~autograd.testing.engines.Engine.precision`):
+    a float32 engine is judged with float32's rounding, a float64 one with float64's.  In float32
+    a leaf is rounded too (``Value(0.1)`` holds 0.10000000149011612), so
     :func:`symbolic_tolerances` then also moves each leaf by its rounding."""
-    return PRECISIONS[precision or WORKING_PRECISION.get()]
+    return PRECISIONS[precision]

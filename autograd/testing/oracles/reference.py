@@ -36,8 +36,8 @@ from mpmath import iv
 from mpmath.libmp import to_float  # type: ignore[import-untyped]
 from sympy.printing.pycode import MpmathPrinter  # type: ignore[import-untyped]
 
-from autograd.testing.ops.catalogue import EXACT_FUNCTIONS, INTERVAL_FUNCTIONS
 from autograd.testing.ops import MP_MODULES
+from autograd.testing.ops.catalogue import EXACT_FUNCTIONS, INTERVAL_FUNCTIONS
 
 __all__ = ["UNDEFINED", "Certified", "ReferenceUnresolved", "certify", "to_mpf"]
 

@@ -103,14 +103,14 @@ Sweep = tuple[list[Any], list[Any]]  # a reference sweep's values and local part
 
 
 def symbolic_tolerances(
-    graph: Graph, reference: Reference | None = None, precision: str | None = None
+    graph: Graph, reference: Reference | None = None, precision: str = "float64"
 ) -> tuple[list[float], float]:
     """The derived per-leaf gradient tolerances and the output's forward tolerance (see module doc).
 
     ``reference`` is ``graph.reference()``, computed here when not given.
     Only magnitudes matter here, so this runs in double precision; the effect of node k's
     rounding comes from sweeps with node k moved by its error bound ``E_k`` either way.
-    ``precision`` (default: the engine being checked, see :func:`working_precision`) sets eps and TINY.
+    ``precision`` (the checked engine's: see :func:`working_precision`) sets eps and TINY.
     Raises :class:`OracleInconclusive` when a bound leaves the float range.
     """
     eps, tiny = working_precision(precision)
@@ -199,7 +199,7 @@ def _distance(x: float, exact: Any) -> float:
 
 
 def kink_check(
-    graph: Graph, reference: Reference, relu_grad_at_zero: float | None = None, precision: str | None = None
+    graph: Graph, reference: Reference, relu_grad_at_zero: float | None = None, precision: str = "float64"
 ) -> None:
     """Raise :class:`OracleInconclusive` when a relu input is too close to its kink to judge.
 
@@ -211,7 +211,7 @@ def kink_check(
     An input exactly 0 both ways is judged only when ``relu_grad_at_zero == 0``, the
     reference's convention (Step(0) = 0), declared for an engine that evaluates the graph
     in its order (ours); elsewhere relu'(0) is a convention, not a verdict.  ``precision``
-    (default: the engine being checked, see :func:`working_precision`) sets eps and TINY.
+    (the checked engine's: see :func:`working_precision`) sets eps and TINY.
     """
     if not reference.kink_inputs:
         return

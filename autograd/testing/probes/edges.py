@@ -40,6 +40,7 @@ from autograd.testing.ops import OPS, OpSpec
 from autograd.testing.oracles import SYMBOLIC_SAFETY, in_precision_range, to_precision, working_precision
 from autograd.testing.oracles.fd import _fd_row
 from autograd.testing.oracles.mismatch import _compare
+from autograd.testing.oracles.reference import ReferenceUnresolved
 from autograd.testing.probes.common import same_const
 from autograd.testing.probes.regions import (
     FLOAT_MAX,
@@ -52,7 +53,6 @@ from autograd.testing.probes.regions import (
     out_of_domain_points,
     reference,
 )
-from autograd.testing.oracles.reference import ReferenceUnresolved
 from autograd.testing.reproducers import program, show
 from autograd.testing.verdicts import SECOND_VOTE_FD, Vote, merge, second_vote
 
@@ -99,17 +99,17 @@ def _edge_reproducer(eng: Engine, point: EdgePoint, want: str) -> str:
     )
 
 
-def _forward_tol(spec: OpSpec, point: EdgePoint, value: Any) -> float:
+def _forward_tol(spec: OpSpec, point: EdgePoint, value: Any, precision: str) -> float:
     err = spec.fwd_err(list(point.args), point.const, float(value))
-    eps, tiny = working_precision()  # the engine's precision (float32 engines: float32's rounding)
+    eps, tiny = working_precision(precision)  # the engine's (float32 engines: float32's rounding)
     return float(SYMBOLIC_SAFETY * (eps * err + tiny))
 
 
-def _gradient_tol(spec: OpSpec, point: EdgePoint, value: Any, grad: Any) -> float:
+def _gradient_tol(spec: OpSpec, point: EdgePoint, value: Any, grad: Any, precision: str) -> float:
     # (the partial_err that divide guard their division: 1 - t*t with t == 1 is the absolute term's)
     partial_err = float(spec.partial_err(list(point.args), point.const, float(value)))
     absolute = 1.0 if spec.bounded_partials else 0.0
-    eps, tiny = working_precision()
+    eps, tiny = working_precision(precision)
     return float(SYMBOLIC_SAFETY * (eps * ((2 + partial_err) * abs(float(grad)) + absolute) + tiny))
 
 
@@ -169,7 +169,7 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
             return [Finding("unsupported", check, refused, label)]
         return [Finding("crash", check, summary, label, repro, want, error_line(error))]
     findings = []
-    if not _compare("x", point.args[0], got_value, value, _forward_tol(spec, point, value)).ok:
+    if not _compare("x", point.args[0], got_value, value, _forward_tol(spec, point, value, eng.precision)).ok:
         findings.append(
             Finding(
                 "wrong_value", check, f"{point.label()}: value {show(got_value)}, expected {want_value!r}",
@@ -177,7 +177,7 @@ def _judge_point(eng: Engine, point: EdgePoint, check: str) -> list[Finding]:
             )
         )  # fmt: skip
     for j, (got, grad) in enumerate(zip(got_grads, partials, strict=False)):
-        findings += _judge_gradient(spec, point, j, value, grad, got, repro, check)
+        findings += _judge_gradient(spec, point, j, value, grad, got, repro, check, eng.precision)
     return findings
 
 
@@ -192,12 +192,13 @@ def _added_zero(spec: OpSpec, point: EdgePoint) -> bool:
 
 
 def _judge_gradient(
-    spec: OpSpec, point: EdgePoint, j: int, value: Any, grad: Any, got: Any, repro: str, check: str
-) -> list[Finding]:
+    spec: OpSpec, point: EdgePoint, j: int, value: Any, grad: Any, got: Any, repro: str, check: str,
+    precision: str,
+) -> list[Finding]:  # fmt: skip
     """Two independent oracles: sympy's derivative (mpmath) judges; where it disagrees, central
     differences of the op confirm it (``wrong_gradient``) or cannot (``inconclusive``)."""
     name = point.names[j]
-    tol = _gradient_tol(spec, point, value, grad)
+    tol = _gradient_tol(spec, point, value, grad, precision)
     symbolic = _compare(name, point.args[j], got, grad, tol)
     if symbolic.ok:  # the reference agrees: finite differences would only ever confirm it
         return []

@@ -40,8 +40,8 @@ from typing import Any
 import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.ops import OPS, PARTNER, REALS, OpSpec
-from autograd.testing.probes.common import same_const
 from autograd.testing.oracles.reference import Certified, ReferenceUnresolved, certify
+from autograd.testing.probes.common import same_const
 
 __all__ = [
     "FLOAT_MAX",
