@@ -5,28 +5,29 @@ derivative rules: sympy's exact derivative at rational points, sympy's
 derivative evaluated with mpmath at high precision, and central finite
 differences.  Random computation graphs come from hypothesis strategies.
 
-* :mod:`autograd.testing.ops`: one row per operation, every fact a named field (name,
-  arity, sympy and float counterparts, region and domain, kinks, closure over the
-  rationals, error model): the table ``OPS`` and the catalogue of known functions.
-* :mod:`autograd.testing.graph`: ``Graph``, a plain-data computation that
-  compiles to engine Values, a sympy expression or a float function.
-* :mod:`autograd.testing.oracles.reference`: ``certify``, the one reference every oracle
-  and probe calls: the exact value of sympy expressions at floats, certified
-  (exact Fractions, or mpmath intervals settled to one float), ``UNDEFINED`` where
-  it is not a finite real number, else ``ReferenceUnresolved``.
-* :mod:`autograd.testing.strategies`: hypothesis strategies for graphs.
-* :mod:`autograd.testing.oracles`: ``assert_grads_exact``,
-  ``assert_grads_symbolic``, ``assert_grads_fd``, ``gradcheck``.
-* :mod:`autograd.testing.oracles.higher`: second and third derivatives:
-  ``assert_hessian_exact``, ``assert_hessian_symbolic``, ``assert_hessian_fd``,
-  ``assert_third_exact``, ``gradgradcheck``, ``supports_higher_order``.
-* :mod:`autograd.testing.checks`: the checks, one module a family, in one registry
-  (the probes of :mod:`autograd.testing.probes` register there too); the properties.
-* :mod:`autograd.testing.runner`: the one search every check runs (settings, ``Trials``).
-* :mod:`autograd.testing.verify`: ``verify_engine``, the audit with our engine's conventions declared.
-* :mod:`autograd.testing.engines`: ``resolve_engine`` finds any engine's scalar class.
-* :mod:`autograd.testing.auditor`: ``audit(target)``, the verdict on any engine
-  (also ``python -m autograd.testing audit TARGET``), and ``run_checks``.
+The package along its flow, a room each (the first name in each line is where to look)::
+
+    engines/      discovery of any engine's scalar class (resolve_engine), adapters, the Engine
+                  every check calls through, support probing (engines/support.py)
+    boundary.py   the one place that catches what an engine raises (EngineRaised)
+    ops/          one row per operation, every fact a named field (ops/row.py), the table
+                  OPS (ops/table.py), the catalogue of known functions (ops/catalogue.py)
+    graph.py      Graph: a computation described once, compiled to engine Values, sympy, floats
+    strategies/   hypothesis strategies of graphs and of the properties' examples
+    oracles/      the certified reference (oracles/reference.py: certify), the exact,
+                  symbolic and finite-difference oracles, their tolerances, higher order
+    checks/       the checks, one module a family, in one registry (checks/registry.py)
+    probes/       the probes (edges, bad inputs, conventions, depth, memory, time, ...),
+                  registered in the same registry
+    runner.py     the one search every check runs: hypothesis settings, Trials
+    verdicts.py   the rules: second vote, identity, severity; findings.py: what a check found
+    auditor.py    audit(target) and run_checks(names, engine): the registry, run
+    report.py     the report and its JSON; reproducers.py: the programs findings carry
+    verify.py     verify_engine: the audit's checks with our conventions declared
+
+The public functions (``assert_grads_exact``, ``assert_grads_symbolic``, ``assert_grads_fd``,
+``gradcheck``, the Hessian oracles, ``certify``, ``audit``, ``run_checks``, ``verify_engine``)
+are re-exported here.
 
 An *engine* is a module or namespace with a ``Value`` class and optionally the
 fused ops ``vsum(values)`` and ``dot(ws, xs, start)``, or a bare Value class.
