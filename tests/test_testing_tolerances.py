@@ -857,3 +857,20 @@ def test_fd_node_change_limit_allows_a_move_of_exactly_one_percent():
     graph = Graph((0.0, x1, 2.0), (mul(0, 1), Node("add", (3, 2))))
     (row, _, _) = assert_grads_fd(graph, rtol=0, atol=0).rows
     assert row.tol == near((4 * EPS * 2.01 + 2 * C * EPS * 2) / H0 + 8 * C * EPS * x1, rel=0.02)
+
+
+def test_the_symbolic_oracle_judges_a_float32_engine_by_its_own_precision():
+    # the tolerances and the kink check follow the engine's precision, passed with the engine: a
+    # correct float32 engine is off from the float64 truth by float32's rounding, which is no defect
+    f32 = resolve_engine("tests.engines.float32")
+    graph = Graph((0.1, 0.3), (Node("mul", (0, 1)), Node("exp", (2,))))
+    got = [row.engine for row in assert_grads_symbolic(graph, f32).rows]
+    assert_grads_fd(graph, f32, rtol=0, atol=0)  # finite differences size their tolerance by it too
+    with pytest.raises(GradientMismatch):  # the same gradients judged as a float64 engine's
+        assert_grads_symbolic(graph, resolve_engine("tests.engines.sound"), grads=got)
+    # relu(x - y) with x - y = -1e-9: float32 rounds each leaf by more than that, so the sign of
+    # the relu input is not known for a float32 engine (a float64 one is judged there)
+    near_kink = Graph((0.1, 0.1 + 1e-9), (Node("sub", (0, 1)), Node("relu", (2,))))
+    with pytest.raises(OracleInconclusive, match="too close"):
+        assert_grads_symbolic(near_kink, f32)
+    assert_grads_symbolic(near_kink, resolve_engine("tests.engines.sound"))
