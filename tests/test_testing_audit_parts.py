@@ -28,7 +28,6 @@ from autograd.testing import (
     Graph,
     Node,
     audit,
-    higher,
     oracles,
     resolve_engine,
     run_check,
@@ -59,7 +58,13 @@ from autograd.testing.engines import EngineNotFound
 from autograd.testing.findings import Finding
 from autograd.testing.findings import outcome as check_outcome
 from autograd.testing.ops import OPS
-from autograd.testing.oracles import GradcheckReport, GradientMismatch, LeafComparison, OracleInconclusive
+from autograd.testing.oracles import (
+    GradcheckReport,
+    GradientMismatch,
+    LeafComparison,
+    OracleInconclusive,
+    higher,
+)
 from autograd.testing.report import DEFAULT_EXAMPLES
 from tests.engines import sound
 from tests.snippets import printed
@@ -498,7 +503,7 @@ def test_a_fraction_from_the_engine_is_judged_as_the_number_it_is():
 
 
 def test_a_value_exactly_at_the_tolerance_is_accepted(monkeypatch):
-    monkeypatch.setattr(oracles, "symbolic_tolerances", lambda graph: ([0.0, 0.0], 0.5))
+    monkeypatch.setattr(oracles, "symbolic_tolerances", lambda graph, precision: ([0.0, 0.0], 0.5))
     graph = Graph((0.5, 3.0), (Node("mul", (0, 1)),))  # 1.5
     assert gradients.forward_finding(OURS, graph, 2.0, "mul") == []
     assert [f.kind for f in gradients.forward_finding(OURS, graph, 2.25, "mul")] == ["wrong_value"]
@@ -521,7 +526,7 @@ def test_a_wrong_forward_value_says_its_tolerance_and_what_a_float_evaluation_gi
 def test_a_value_the_float_program_shares_is_inconclusive_not_wrong(monkeypatch):
     # with no tolerance at all, the float program's own rounding of e ** 0.5 is off the reference:
     # the engine that computes what the program computes is not called wrong
-    monkeypatch.setattr(oracles, "symbolic_tolerances", lambda graph: ([0.0], 0.0))
+    monkeypatch.setattr(oracles, "symbolic_tolerances", lambda graph, precision: ([0.0], 0.0))
     (finding,) = gradients.forward_finding(OURS, Graph((0.5,), (Node("exp", (0,)),)), EXP_HALF, "exp")
     assert (finding.kind, finding.check, finding.op) == ("inconclusive", "forward", "exp")
     assert finding.summary == (

@@ -143,8 +143,8 @@ def test_the_linearity_tolerance_is_each_gradients_bound_plus_the_combinations_r
     # stand-in bounds: f's (2 nodes) 1e-2, g's (1 node) 1e-3, the combined graph's (6 nodes) 1e-4,
     # and a working precision of 1e-5; at x0 df = e^0.25, dg = e^0.5
     bounds = {2: [1e-2, 0.0], 1: [1e-3, 0.0], 6: [1e-4, 0.0, 0.0, 0.0]}
-    monkeypatch.setattr(P, "leaf_tolerances", lambda graph: bounds[len(graph.nodes)])
-    monkeypatch.setattr(P, "working_precision", lambda: (1e-5, 0))
+    monkeypatch.setattr(P, "leaf_tolerances", lambda graph, precision: bounds[len(graph.nodes)])
+    monkeypatch.setattr(P, "working_precision", lambda precision: (1e-5, 0))
     _, _, a, b = _pair()
     rounding = 4 * 1e-5 * (abs(a) * math.exp(0.25) + abs(b) * math.exp(0.5))
     want = abs(a) * 1e-2 + abs(b) * 1e-3 + 1e-4 + rounding  # 0.00924
@@ -381,9 +381,10 @@ def test_a_forward_error_exactly_at_its_bound_passes(monkeypatch):
     want, _ = EXP_GRAPH.mp_value_and_gradient()
     eng = resolve_engine(_ExpFlat)
     error = _Bound(abs(want - eng.data(EXP_GRAPH.build(eng)[EXP_GRAPH.out])))
-    monkeypatch.setattr(P, "symbolic_tolerances", lambda graph: ([], error))  # the bound, to the bit
+    monkeypatch.setattr(P, "symbolic_tolerances", lambda graph, precision: ([], error))  # the bound, exactly
     C.check_forward(_ExpFlat, EXP_GRAPH)
-    monkeypatch.setattr(P, "symbolic_tolerances", lambda graph: ([], _Bound(error * (1 - 2.0**-40))))
+    below = _Bound(error * (1 - 2.0**-40))
+    monkeypatch.setattr(P, "symbolic_tolerances", lambda graph, precision: ([], below))
     with pytest.raises(AssertionError, match=r"^forward: "):
         C.check_forward(_ExpFlat, EXP_GRAPH)
 
@@ -432,7 +433,7 @@ def test_a_float_build_order_failure_compares_gradients_not_only_values():
 
 
 def test_each_leaf_of_the_chain_sweep_is_judged_by_its_own_tolerance(monkeypatch):
-    monkeypatch.setattr(P, "leaf_tolerances", lambda graph: [0.0, 1.0])  # w: none; x: plenty
+    monkeypatch.setattr(P, "leaf_tolerances", lambda graph, precision: [0.0, 1.0])  # w: none; x: plenty
     with pytest.raises(AssertionError, match=r"^chain sweep n=4: dy/dw = "):
         C.check_chain_sweep(_ChainDwScaled, (1.5, 0.75, 4))
 
@@ -474,7 +475,7 @@ def test_a_float_build_order_allows_twice_each_leafs_derived_tolerance(monkeypat
     graph = Graph((0.5, 0.25), (Node("exp", (0,)), Node("mul", (2, 1))))
     gap = math.exp(0.5) * 0.25  # x0's gradient in slot order; the late x1 leaves it 0
     for tolerance, fails in ((gap / 1.9, False), (gap / 2.1, True)):
-        monkeypatch.setattr(P, "leaf_tolerances", lambda graph, t=tolerance: [t, t])
+        monkeypatch.setattr(P, "leaf_tolerances", lambda graph, precision, t=tolerance: [t, t])
         if fails:
             with pytest.raises(AssertionError, match=r"^build order: x0 "):
                 C.check_build_order(planted_build_order.Value, (graph, (0, 2, 1, 3)))
@@ -757,7 +758,7 @@ def test_a_float_pass_from_a_leaf_is_judged_without_tolerance():
 
 
 def test_a_run_whose_tolerance_cannot_be_derived_is_counted_once_as_not_judged(monkeypatch):
-    def no_tolerance(graph):
+    def no_tolerance(graph, precision):
         raise OracleInconclusive("no tolerance")
 
     monkeypatch.setattr(M, "leaf_tolerances", no_tolerance)
@@ -811,7 +812,7 @@ def test_an_engine_raising_in_the_machine_is_a_crash_with_the_steps_that_reprodu
 
 
 def test_leaves_a_pass_could_not_judge_stay_unjudged_after_another_such_pass(monkeypatch):
-    def no_tolerance(graph):
+    def no_tolerance(graph, precision):
         raise OracleInconclusive("no tolerance")
 
     monkeypatch.setattr(M, "leaf_tolerances", no_tolerance)
