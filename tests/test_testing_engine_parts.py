@@ -38,7 +38,6 @@ from autograd.testing.engines import (
 )
 from autograd.testing.engines import adapter as A
 from autograd.testing.engines import discover as D
-from autograd.testing.engines import engine as E
 from autograd.testing.engines import fit as F
 from autograd.testing.engines import numbers as N
 from autograd.testing.engines.apis import is_number, number_of, read_convention, read_member
@@ -342,13 +341,35 @@ def test_engine_import_line_names_the_module_the_class_and_the_fused_ops_sorted_
     assert given.import_line(["dot"]) == "import pkg\nValue = pkg.V"
 
 
+class CountedTanh(sound.Value):
+    """sound's Value counting its tanh calls; ``works`` says whether tanh computes or raises."""
+
+    calls = 0
+    works = True
+
+    def tanh(self):
+        type(self).calls += 1
+        if not self.works:
+            raise TypeError("no tanh")
+        return super().tanh()
+
+
+class RefusedTanh(CountedTanh):
+    calls = 0
+    works = False
+
+
 def test_engine_supports_probes_each_op_once_and_caches_the_answer():
     eng = resolve_engine("tests.engines.audit_refuses_fractions")  # add, mul, neg, sub, relu, log only
     assert eng.supports("add") and eng.supports("log")
     assert not eng.supports("tanh") and not eng.supports("exp")
-    assert eng._supported == {"add": True, "log": True, "tanh": False, "exp": False}
-    eng._supported["tanh"] = True  # the cached answer is the one given
-    assert eng.supports("tanh")
+    for cls, has in ((CountedTanh, True), (RefusedTanh, False)):
+        counted = Engine(Value=cls)
+        assert counted.supports("tanh") is has
+        probes = cls.calls
+        assert probes >= 1  # probed by calling the engine
+        assert counted.supports("tanh") is has and counted.supports("tanh") is has
+        assert cls.calls == probes  # the answer is cached: the engine is not called again
 
 
 @pytest.mark.parametrize(
@@ -471,10 +492,20 @@ def test_precision_is_float32_only_when_every_number_shown_is_one():
     assert Engine(Value=halves).precision == "float32"
 
 
-def test_is_float32_by_a_round_trip_through_four_bytes():
-    assert E._is_float32(0.5) and E._is_float32(0.10000000149011612) and E._is_float32(float32.FLOAT32_MAX)
-    assert not E._is_float32(0.1) and not E._is_float32(1 / 3)
-    assert not E._is_float32(1e300)  # beyond float32's range: not one (and no OverflowError)
+@pytest.mark.parametrize(
+    ("shown", "precision"),
+    [
+        (0.5, "float32"),
+        (0.10000000149011612, "float32"),  # float32(0.1)
+        (float32.FLOAT32_MAX, "float32"),
+        (0.1, "float64"),
+        (1 / 3, "float64"),
+        (1e300, "float64"),  # beyond float32's range: not one (and no OverflowError)
+    ],
+)
+def test_a_number_is_float32_when_it_survives_a_round_trip_through_four_bytes(shown, precision):
+    always = _scalar("Always", data=lambda x, s=shown: s)  # every number it shows is ``shown``
+    assert Engine(Value=always).precision == precision
 
 
 def test_settable_grad_and_higher_order():
@@ -853,12 +884,12 @@ def test_discovery_adapts_members_behind_methods_and_gradients_read(module, api,
     assert eng.gradient_api == api and eng.class_name == "Value" and eng.name == module
     assert (eng.data_attr, eng.grad_attr, eng.backward_method) == ("data", "grad", "backward")
     cls_name = api.split(": ")[1].split(".")[0]
-    adapter = A._CLASSES[id(next(a for a, c in A._CLASSES.values() if c is eng.Value))][0]
-    assert adapter.data_attr == data and adapter.cls.__name__ == cls_name
-    if isinstance(adapter, Accessors):
-        assert (adapter.grad_attr, adapter.backward_method) == (grad, backward)
-    else:
-        assert (adapter.method, adapter.convention) == (grad, backward)
+    kind = "Accessors" if api.startswith("backward") else "GradientOnRead"
+    assert eng.imports.splitlines() == [  # the adapter discovery built, as the reproducers build it
+        f"from autograd.testing.engines import {kind}, scalar_class",
+        f"from {module} import {cls_name}",
+        f"Value = scalar_class({kind}({cls_name}, {data!r}, {grad!r}, {backward!r}))",
+    ]
 
 
 def test_the_imports_of_discovered_adapters_are_exact():
@@ -921,70 +952,132 @@ def test_a_gradient_method_is_the_one_whose_reading_a_pass_changed():
         def slope(self):
             return self._v.grad
 
-    assert F._gradient_method(Slope, "data", "backward", lambda v: v * 1) == "slope"
-    assert F._gradient_method(method_accessors.Node, "data", "backward", lambda v: v * 1) == "grad"
-    assert F._gradient_method(sound.Value, "data", "backward", lambda v: v * 1) is None
     eng = resolve_engine(Slope)
     assert eng.gradient_api == "backward: Slope.backward(); number Slope.data(), gradient Slope.slope()"
+    eng = resolve_engine(method_accessors.Node)
+    assert eng.gradient_api == "backward: Node.backward(); number Node.data(), gradient Node.grad()"
+
+    class NoPass(method_accessors.Node):
+        def backward(self):
+            pass  # no reading changes: no gradient method
+
+    with pytest.raises(EngineNotFound) as missing:
+        resolve_engine(NoPass)
+    assert (
+        "NoPass: backward() on y = x * 1 changed no numeric attribute or zero-argument method of x; "
+        "no gradient computed on read either" in str(missing.value)
+    )
 
 
-def test_fill_reads_plain_attributes_itself():
-    assert F._fill(sound.Value, "data", "grad", "backward") == ("data", "grad", "backward")
-    filled = F._fill(method_accessors.Node, "data", "grad", "backward")
-    assert isinstance(filled, Accessors) and not hasattr(filled, "set_grad")
+def test_plain_attributes_are_read_by_the_engine_itself_a_member_behind_a_method_by_accessors():
+    eng = resolve_engine(sound.Value)
+    assert eng.Value is sound.Value and eng.gradient_api == "backward" and eng.imports == ""
+    assert (eng.data_attr, eng.grad_attr, eng.backward_method) == ("data", "grad", "backward")
+    eng = resolve_engine(method_accessors.Node)
+    assert eng.imports.splitlines()[-1] == "Value = scalar_class(Accessors(Node, 'data', 'grad', 'backward'))"
+    assert not eng.settable_grad  # no set_grad: the gradient is a method
 
 
 # ---------------------------------------------------------------------- discovery: what it reads
-def test_attribute_names_cover_dict_slots_properties_and_descriptors():
-    class One:
-        __slots__ = "only"
+class Opaque:
+    """Has + and * but shows no 0.75 anywhere: discovery's rejection lists the numbers it read."""
 
-    class Slots:
-        __slots__ = ("a", "b")
+    __slots__ = ()
 
-    class Mixed(Slots):
-        __slots__ = ("c", "__dict__")
-        shown = property(lambda self: 1)
-        method = lambda self: 1  # noqa: E731 - not a descriptor of data
+    def __add__(self, other):
+        return self
 
-    m = Mixed()
-    m.d = 1
-    assert F._attribute_names(One()) == {"only"}
-    assert {"a", "b", "c", "shown", "d"} <= F._attribute_names(m)
-    assert "method" not in F._attribute_names(m)
-    assert F._attribute_names(sound.Value(1.0)) == {"data", "grad", "_prev", "_backward"}  # no __dict__
-    assert F._attribute_names(property_attrs.Value(1.0)) >= {"data", "grad"}
-    assert F._attribute_names(descriptor_attrs.Value(1.0)) >= {"data", "grad"}
+    __mul__ = __add__
 
 
-def test_numbers_reads_numbers_and_0d_arrays_and_skips_what_raises_or_is_no_number():
-    class Mixed:
-        raises = property(lambda self: 1 / 0)
+class OneSlot(Opaque):
+    __slots__ = "only"  # one slot, named by a string
 
-        def __init__(self):
-            self.a, self.flag, self.text, self.arr, self.frac = 1.5, True, "x", ZeroD(2.5), Fraction(1, 3)
-
-    assert F._numbers(Mixed()) == {"a": 1.5, "arr": 2.5, "frac": Fraction(1, 3)}
-    assert F._numbers(zero_d_arrays.Value(0.75)) == {"data": 0.75, "grad": 0.0}
+    def __init__(self, x):
+        self.only = 1.0
 
 
-def test_find_data_by_attribute_then_by_method_else_rejected_naming_what_was_tried():
-    x = sound.Value(0.75)
-    assert F._find_data(sound.Value, x, {"grad": 0, "data": 0.75}, None) == "data"
-    assert F._find_data(sound.Value, x, {"zzz": 0.75, "value": 0.75}, None) == "value"  # usual names first
-    n = method_accessors.Node(0.75)
-    assert F._find_data(method_accessors.Node, n, {}, None) == "data"
-    with pytest.raises(F.Rejected) as rejected:
-        F._find_data(sound.Value, x, {"grad": 0, "b": 2.0}, None)
-    assert str(rejected.value) == (
-        "no attribute or zero-argument method gives the number it was built from (0.75); "
-        "attributes tried: ['b', 'grad']"
+class TwoSlots(Opaque):
+    __slots__ = ("a", "b")
+
+
+class SlotsDictProperty(TwoSlots):
+    __slots__ = ("c", "__dict__")
+    shown = property(lambda self: 1.0)
+    method = lambda self: 1.0  # noqa: E731 - a method, no descriptor of data: not an attribute
+
+    def __init__(self, x):
+        self.a = self.b = self.c = self.d = 1.0
+
+
+class NumbersAmongOthers(Opaque):
+    __slots__ = ("__dict__",)
+    raises = property(lambda self: 1 / 0)
+
+    def __init__(self, x):
+        self.a, self.flag, self.text, self.arr, self.frac = 1.5, True, "x", ZeroD(2.5), Fraction(1, 3)
+
+
+def _attributes_tried(cls):
+    """The attributes discovery read as numbers on ``cls(0.75)``, as its rejection lists them."""
+    with pytest.raises(EngineNotFound) as rejected:
+        resolve_engine(cls)
+    lines = str(rejected.value).splitlines()
+    head = (
+        f"candidates tried: {cls.__name__}: no attribute or zero-argument method gives the number "
+        "it was built from (0.75); attributes tried: "
     )
-    assert F._find_data(sound.Value, x, {}, "grad") == "grad"  # named: any number
-    with pytest.raises(F.Rejected, match="no attribute or zero-argument method 'nope' giving a number"):
-        F._find_data(sound.Value, x, {}, "nope")
-    with pytest.raises(F.Rejected, match="'_prev' giving a number"):
-        F._find_data(sound.Value, x, {}, "_prev")
+    assert lines[1].startswith(head), lines[1]
+    return ast.literal_eval(lines[1][len(head) :])
+
+
+def test_attributes_read_cover_dict_slots_properties_and_descriptors():
+    assert _attributes_tried(OneSlot) == ["only"]
+    assert _attributes_tried(SlotsDictProperty) == ["a", "b", "c", "d", "shown"]  # no "method"
+    for module in (property_attrs, descriptor_attrs):  # the number behind a property, a descriptor
+        eng = resolve_engine(module.Value)
+        assert (eng.data_attr, eng.grad_attr, eng.gradient_api) == ("data", "grad", "backward")
+
+
+def test_attributes_read_are_numbers_and_0d_arrays_skipping_what_raises_or_is_no_number():
+    assert _attributes_tried(NumbersAmongOthers) == ["a", "arr", "frac"]
+    eng = resolve_engine(zero_d_arrays.Value)  # 0.75 and its gradient held as 0-d arrays
+    assert (eng.data_attr, eng.grad_attr, eng.gradient_api) == ("data", "grad", "backward")
+
+
+class ThreeShown(sound.Value):
+    """Shows its number as ``data``, ``value`` and ``aaa`` (first in the alphabet, no usual name)."""
+
+    aaa = property(lambda self: self.data)
+    value = property(lambda self: self.data)
+
+
+class Shifted(sound.Value):
+    shifted = property(lambda self: self.data + 1)  # a number, not the one it was built from
+
+
+class NoNumber(_scalar("NoNumber")):
+    """Shows 2.0 as ``b`` and its gradient 0 as ``grad``: not the number it was built from."""
+
+    data = property(lambda self: None)
+    _x = property(lambda self: 2.0, lambda self, x: None)
+    b = property(lambda self: 2.0)
+
+
+def test_data_is_found_by_attribute_then_by_method_else_rejected_naming_what_was_tried():
+    assert resolve_engine(sound.Value).data_attr == "data"
+    assert resolve_engine(ThreeShown).data_attr == "data"  # usual names first, in their order
+    number = resolve_engine(method_accessors.Node).gradient_api.split("; ")[1]
+    assert number == "number Node.data(), gradient Node.grad()"  # a method returning it
+    assert _attributes_tried(NoNumber) == ["_x", "b", "grad"]
+    assert resolve_engine(Shifted).data_attr == "data"
+    assert resolve_engine(Shifted, data="shifted").data_attr == "shifted"  # named: any number
+    for named in ("nope", "_prev"):
+        with pytest.raises(EngineNotFound) as rejected:
+            resolve_engine(sound.Value, data=named)
+        assert str(rejected.value).splitlines()[1] == (
+            f"candidates tried: Value: no attribute or zero-argument method {named!r} giving a number"
+        )
 
 
 def test_fit_rejects_with_what_failed():
