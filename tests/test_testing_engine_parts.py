@@ -1168,31 +1168,50 @@ def test_fit_with_a_named_gradient_behind_a_method():
     assert F.fit(sound.Value, backward=None, data=None, grad="grad") == ("data", "grad", "backward")
 
 
+class Unfit:
+    """A class discovery rejects: constructible, but with no ``+`` or ``*``."""
+
+    def __init__(self, x):
+        self.data = x
+
+
+def _unfit(name, module=__name__):
+    return type(name, (Unfit,), {"__module__": module})
+
+
+def _tried(target, **options):
+    """The candidates discovery tried on ``target``, in order, as its EngineNotFound lists them."""
+    with pytest.raises(EngineNotFound) as missing:
+        resolve_engine(target, **options)
+    line = str(missing.value).splitlines()[1]
+    if not line.startswith("candidates tried: "):
+        return line
+    return [tried.split(": ")[0] for tried in line.removeprefix("candidates tried: ").split("; ")]
+
+
 def test_candidates_are_the_targets_own_classes_usual_names_first():
     space = types.SimpleNamespace(
-        Helper=sound.Core, Node=sound.Value, Value=float32.Value, __Hidden=sound.Value, number=3
+        Helper=_unfit("Helper"), Node=_unfit("Node"), Value=_unfit("Value"), __Hidden=_unfit("H"), number=3
     )
-    assert D._candidates(space, None) == [
-        ("Value", float32.Value),
-        ("Node", sound.Value),
-        ("Helper", sound.Core),
-    ]
-    assert D._candidates(space, "Helper") == [("Helper", sound.Core)]
+    assert _tried(space) == ["Value", "Node", "Helper"]  # no dunder name, no non-class
+    assert _tried(space, cls="Helper") == ["Helper"]
     with pytest.raises(EngineNotFound, match=r"^namespace\(.*\) has no class 'number'$"):
-        D._candidates(space, "number")
+        resolve_engine(space, cls="number")
     module = types.ModuleType("tests_fake")
-    module.Value, module.Mine = sound.Value, type("Mine", (), {"__module__": "tests_fake.x"})
-    assert D._candidates(module, None) == [("Mine", module.Mine)]  # sound.Value is another package's
+    module.Value, module.Mine = sound.Value, _unfit("Mine", "tests_fake.x")
+    assert _tried(module) == ["Mine"]  # sound.Value is another package's
     nameless = types.ModuleType("")
     nameless.Value = sound.Value
-    assert D._candidates(nameless, None) == [("Value", sound.Value)]  # no package to tell: every class
+    assert resolve_engine(nameless).Value is sound.Value  # no package to tell: every class
     module.__name__ = "tests.anything"
-    assert D._candidates(module, None) == [("Value", sound.Value)]  # now Mine is another package's
+    assert resolve_engine(module).Value is sound.Value  # now Mine is another package's
+    del module.Value
+    assert _tried(module) == "tests.anything has no classes to try (name one with --class)"
 
 
 def test_resolve_accepts_an_engine_a_class_a_string_with_a_class_and_a_namespace():
     eng = Engine(Value=sound.Value)
-    assert D._resolve(eng, cls=None, backward=None, data=None, grad=None, adapter=None) is eng
+    assert resolve_engine(eng) is eng
     found = resolve_engine("tests.engines.float32:Value")
     assert found.Value is float32.Value and found.name == "tests.engines.float32"
     cls = resolve_engine(sound.Value)
@@ -1226,30 +1245,49 @@ def test_engine_not_found_names_the_target_what_was_looked_for_and_each_rejectio
         "B: dict(0.75) raised TypeError: 'float' object is not iterable"
     )  # int(0.75) is 0; dict(0.75) raises
     assert len(lines) == 3
-    message = D._not_found_message("target", "Cls", [])
-    assert message.splitlines()[1] == "'target' has no classes to try"  # a class was named: no hint
 
 
 def test_import_failures_are_the_users_facts_and_ours_propagate():
-    with pytest.raises(
-        EngineNotFound, match=r"^cannot import 'no_such_module_x': ModuleNotFoundError: No module"
-    ):
-        D._import("no_such_module_x")
+    for target in ("no_such_module_x", "no_such_module_x:Value"):
+        with pytest.raises(
+            EngineNotFound, match=r"^cannot import 'no_such_module_x': ModuleNotFoundError: No module"
+        ):
+            resolve_engine(target)
+    with pytest.raises(EngineNotFound, match=r"^cannot import 'no_such_module_x': ModuleNotFoundError"):
+        resolve_engine(adapter="no_such_module_x:adapter")
     with pytest.raises(AttributeError, match="no_such_member"):
-        D._import("tests.engines.harness_bug_at_import")
-    assert D._import("tests.engines.sound") is sound
+        resolve_engine("tests.engines.harness_bug_at_import")
+    with pytest.raises(AttributeError, match="no_such_member"):
+        resolve_engine(adapter="tests.engines.harness_bug_at_import:adapter")
+    assert resolve_engine("tests.engines.sound").Value is sound.Value
 
 
-def test_ours_is_told_by_the_innermost_frame():
-    try:
-        read_member(object(), "no_such")
-    except AttributeError as exc:
-        assert D._ours(exc)
-    try:
-        sound.check_number("x")
-    except TypeError as exc:
-        assert not D._ours(exc)
+def test_the_cases_no_public_call_reaches():
+    # kept on private names: resolve_engine never builds the message with a class named and no
+    # candidate rejected (a named class is always tried), nor asks whose an untraced error is
+    message = D._not_found_message("target", "Cls", [])
+    assert message.splitlines()[1] == "'target' has no classes to try"  # a class was named: no hint
     assert not D._ours(ValueError("never raised"))  # no traceback
+
+
+def test_whose_import_error_it_is_is_told_by_the_innermost_frame(tmp_path, monkeypatch):
+    # the target's code calls ours, which raises: ours; ours calls the target's, which raises: theirs
+    (tmp_path / "tests_calls_harness.py").write_text(
+        "from autograd.testing.engines.apis import read_member\nread_member(object(), 'no_such')\n"
+    )
+    (tmp_path / "tests_harness_calls_it.py").write_text(
+        "from autograd.testing.engines import as_number\nfrom tests.engines.sound import check_number\n"
+        "class Bad:\n    shape = ()\n    def item(self):\n        return check_number('x')\n"
+        "as_number(Bad())\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(AttributeError, match="no_such"):
+        resolve_engine("tests_calls_harness")
+    with pytest.raises(EngineNotFound) as theirs:
+        resolve_engine("tests_harness_calls_it")
+    assert str(theirs.value) == (
+        "cannot import 'tests_harness_calls_it': TypeError: Value: data must be a real number, got 'x'"
+    )
 
 
 # ---------------------------------------------------------------------- discovery: adapters
@@ -1265,8 +1303,10 @@ def test_an_adapter_by_name_builds_an_engine_whose_reproducers_import_it():
     )
     from tests.engines import no_set_grad
 
-    assert D._where_defined(no_set_grad.adapter) == "tests.engines.no_set_grad:adapter"
-    assert D._where_defined(object()) == ""
+    assert resolve_engine(adapter=no_set_grad.adapter).adapter == "tests.engines.no_set_grad:adapter"
+    nowhere = object()
+    with pytest.raises(EngineNotFound, match=rf"^the adapter {nowhere!r} lacks make, data, backward"):
+        resolve_engine(adapter=nowhere)  # defined nowhere: named by its repr
 
 
 class ModuleAdapter(Recorder):
@@ -1353,10 +1393,11 @@ def test_where_the_target_is_named_in_messages():
 
 
 def test_where_an_adapter_is_defined_is_a_public_name_of_its_module():
-    assert D._where_defined(SHOWN) == f"{__name__}:SHOWN"
-    assert D._where_defined(_HIDDEN) == ""  # a private name is no import for a reproducer
-    assert D._where_defined(ELSEWHERE) == f"{__name__}:ELSEWHERE"
-    assert D._where_defined(Recorder) == f"{__name__}:Recorder"  # a class: its own module
+    assert resolve_engine(adapter=SHOWN).adapter == f"{__name__}:SHOWN"
+    hidden = resolve_engine(adapter=_HIDDEN)  # a private name is no import for a reproducer
+    assert hidden.adapter == "Recorder" and "ADAPTER" in hidden.imports
+    assert resolve_engine(adapter=ELSEWHERE).adapter == f"{__name__}:ELSEWHERE"
+    assert resolve_engine(adapter=Recorder).adapter == f"{__name__}:Recorder"  # a class: its own module
 
 
 def test_an_adapter_factory_is_called_with_the_target_module():
@@ -2068,9 +2109,8 @@ def test_the_leaves_of_a_graph_of_diamonds_are_found_visiting_each_node_once():
     x = y = Value(1.0)
     for _ in range(40):  # y = (y + 1) + y * 2: every node reached twice; 2**40 paths to x
         y = (y + 1.0) + y * 2.0
-    assert y._leaves() == (x,)
-    y.backward()
-    assert adapter.calls[-1][1] == [1.0]
+    y.backward()  # visiting each of the 2**40 paths would never end
+    assert adapter.calls[-1][1] == [1.0] and x.grad == 1.0  # x, passed once, is the one leaf
 
 
 def test_scalar_class_uses_the_adapters_reflected_ops():
@@ -2091,7 +2131,7 @@ def test_only_a_class_given_as_cls_lends_its_methods():
 def test_candidates_are_tried_in_the_order_of_the_usual_names():
     names = ["Other", "Node", "Tensor", "Var", "Variable", "Scalar", "Value"]
     space = types.SimpleNamespace(**{name: type(name, (), {}) for name in names})
-    assert [name for name, _ in D._candidates(space, None)] == [*reversed(names[1:]), "Other"]
+    assert _tried(space) == [*reversed(names[1:]), "Other"]
 
 
 class Renamed:
