@@ -778,7 +778,8 @@ def test_scalar_class_leaves_of_a_deep_graph_without_recursion():
     x = y = Value(1.0)
     for _ in range(5000):
         y = y + 1.0
-    assert y._leaves() == (x,)
+    y.backward()  # its leaves found without a recursion 5000 deep
+    assert x.grad == 1.0 and y.data == 5001.0
 
 
 # ---------------------------------------------------------------------- discovery: attribute forms
@@ -1445,26 +1446,38 @@ def test_an_adapter_lacking_the_protocol_is_refused_naming_what_it_lacks():
 
 
 # ---------------------------------------------------------------------- gradient on read
-def test_known_reads_and_read_members():
-    assert F._known_read(grad_on_read.Value, "data", "grad", "passed", F.KNOWN_GRAPHS[0][1]) == 7.0
-    assert F._known_read(grad_on_read.Value, "data", "grad", "passed", F.KNOWN_GRAPHS[1][1]) == 1.0
-    members = F._read_members(grad_on_read.Value)
-    assert members[0] == "grad" and "data" in members and not any(m.startswith("_") for m in members)
-    members = F._read_members(property_read.Scalar)
-    assert members.index("derivative") < members.index("value")  # names like a derivative first
+class PrivateRead(grad_on_read.Value):
+    """Only ``_secret`` (sorted first) and ``zzz`` give dy/dx; a private member is never read."""
+
+    grad = None
+    _secret = zzz = grad_on_read.Value.grad
+
+
+class NoBackward(sound.Value):
+    backward = None  # no backward method: only a gradient read could do
+
+
+def _rejection(target, **options):
+    """What discovery said of the one candidate of ``target``."""
+    with pytest.raises(EngineNotFound) as missing:
+        resolve_engine(target, **options)
+    return str(missing.value).splitlines()[1]
+
+
+def test_a_gradient_read_is_a_public_member_giving_the_known_graphs_gradients():
+    assert resolve_engine(grad_on_read.Value).gradient_api == "read: Value.grad"
+    assert resolve_engine(property_read.Scalar).gradient_api == "read: Scalar.derivative"
+    assert resolve_engine(PrivateRead).gradient_api == "read: PrivateRead.zzz"
 
 
 def test_gradient_on_read_rejects_a_class_without_a_gradient_read_saying_what_was_looked_for():
-    with pytest.raises(F.Rejected) as rejected:
-        F._gradient_on_read(sound.Value, "data", "nope", "why")
-    assert str(rejected.value) == (
-        "why; no gradient computed on read either (nope gave no d(out)/dx on "
-        "y = x * x + x * 3 at x = 2; y = (x + 3) + 1.5 at x = 2)"
+    assert _rejection(NoBackward, grad="nope") == (
+        "candidates tried: NoBackward: no backward method; no gradient computed on read either "
+        "(nope gave no d(out)/dx on y = x * x + x * 3 at x = 2; y = (x + 3) + 1.5 at x = 2)"
     )
-    with pytest.raises(F.Rejected) as rejected:
-        F._gradient_on_read(sound.Value, "data", None, "why")
-    assert str(rejected.value) == (
-        "why; no gradient computed on read either (no member of a leaf or an output gives d(out)/dx on "
+    assert _rejection(NoBackward) == (
+        "candidates tried: NoBackward: no backward method; no gradient computed on read either "
+        "(no member of a leaf or an output gives d(out)/dx on "
         "y = x * x + x * 3 at x = 2 or y = (x + 3) + 1.5 at x = 2)"
     )
 
@@ -1475,9 +1488,10 @@ def test_gradient_on_read_is_found_on_the_second_known_graph_when_mul_is_wrong()
             other = self._lift(other)
             return type(self)(self.data * other.data, (self, other), (other.data + 1, self.data + 1))
 
-    found = F._gradient_on_read(WrongMul, "data", None, "")
-    assert (found.method, found.convention) == ("grad", "passed")
-    assert F._gradient_on_read(grad_on_read.Value, "data", "grad", "").convention == "passed"
+    made = resolve_engine(WrongMul).imports.splitlines()[-1]
+    assert made == "Value = scalar_class(GradientOnRead(WrongMul, 'data', 'grad', 'passed'))"
+    made = resolve_engine(grad_on_read.Value, grad="grad").imports.splitlines()[-1]
+    assert made == "Value = scalar_class(GradientOnRead(Value, 'data', 'grad', 'passed'))"
 
 
 # ---------------------------------------------------------------------- apis
@@ -1511,30 +1525,42 @@ def test_shown_as_number_of_and_is_number():
     ]  # fmt: skip
 
 
-def test_entries_of_a_number_are_none_even_when_it_has_a_length():
-    class Sized(float):
-        def __len__(self):
-            return 1
+class Sized(float):
+    def __len__(self):
+        return 1
 
-        def __iter__(self):
-            return iter([1.0])
-
-    assert apis._entries(Sized(2.0)) is None
+    def __iter__(self):
+        return iter([1.0])
 
 
-def test_entries_are_the_numbers_of_a_sequence():
-    assert apis._entries([1.0, 2]) == [1.0, 2] and apis._entries((3,)) == [3]
-    for x in (1.0, "ab", b"ab", [], [1.0, "a"], [True], ZeroD(1.0), None):
-        assert apis._entries(x) is None, x
+class ZeroDLen:
+    def __len__(self):
+        raise TypeError("len() of unsized object")
 
-    class ZeroDLen:
-        def __len__(self):
-            raise TypeError("len() of unsized object")
+    def __iter__(self):
+        raise TypeError("iteration over a 0-d array")
 
-        def __iter__(self):
-            raise TypeError("iteration over a 0-d array")
 
-    assert apis._entries(ZeroDLen()) is None
+def _each_read(shown):
+    """The gradient an "each" read credits to a leaf whose member shows ``shown``."""
+    adapter = GradientOnRead(_leaf_reader(lambda users: shown), "data", "grad", "each")
+    leaf = adapter.make(1.0)
+    adapter.backward(None, [leaf])
+    return adapter.grad(leaf)
+
+
+def test_a_number_is_no_list_of_entries_even_when_it_has_a_length():
+    shown = Sized(2.0)
+    assert _each_read(shown) is shown
+
+
+def test_the_entries_of_an_each_read_are_the_numbers_of_a_sequence():
+    assert _each_read([4.0]) == 4.0 and _each_read((3,)) == 3
+    with pytest.raises(apis.AmbiguousRead, match=", 2 here: "):
+        _each_read([1.0, 2])
+    for shown in (1.0, "ab", b"ab", [], [1.0, "a"], [True], None, ZeroDLen()):  # no entries: as read
+        assert _each_read(shown) is shown, shown
+    assert _each_read(ZeroD(1.0)) == 1.0  # a 0-d array: its number
 
 
 def _leaf_reader(combine):
@@ -1660,7 +1686,9 @@ def test_gradient_on_read_of_an_output_method():
     adapter = GradientOnRead(output_read.Var, "value", "der", "output")
     x = adapter.make(2.0)
     y = x * output_read.Var(7.0)
-    assert adapter._read(x, y) == 7.0
+    assert adapter.read(x, y) == 7.0
+    adapter.backward(y, [x])
+    assert adapter.grad(x) == 7.0
 
 
 def test_gradient_on_read_picked_by_the_engine_reads_rebuilt_outputs():
@@ -1679,10 +1707,12 @@ def test_gradient_on_read_each_reads_one_entry_and_refuses_several():
     adapter = GradientOnRead(property_read.Scalar, "value", "derivative", "each")
     x = adapter.make(2.0)
     y = x * property_read.Scalar(3.0)
-    assert adapter._read(x, y) == 3.0
+    assert adapter.read is None  # the engine picks the output: read when backward runs
+    adapter.backward(y, [x])
+    assert adapter.grad(x) == 3.0
     x * property_read.Scalar(5.0)
     with pytest.raises(apis.AmbiguousRead) as ambiguous:
-        adapter._read(x, y)
+        adapter.backward(y, [x])
     assert str(ambiguous.value) == (
         "Scalar.derivative gives one gradient per output built from the leaf, 2 here: "
         "which one is d(output)/dx cannot be told"
@@ -1690,11 +1720,18 @@ def test_gradient_on_read_each_reads_one_entry_and_refuses_several():
     listing = GradientOnRead(_leaf_reader(lambda u: list(u)), "data", "grad", "each")
     leaf = listing.make(1.0)
     leaf * listing.make(4.0)
-    assert listing._read(leaf, None) == 4.0  # a list of one entry: that entry
+    listing.backward(None, [leaf])
+    assert listing.grad(leaf) == 4.0  # a list of one entry: that entry
     summed = GradientOnRead(_leaf_reader(lambda u: list(u)), "data", "grad", "all")
     leaf = summed.make(1.0)
     leaf * summed.make(4.0)
-    assert summed._read(leaf, None) == [4.0]  # only "each" reads entries
+    summed.backward(None, [leaf])
+    assert summed.grad(leaf) == [4.0]  # only "each" reads entries
+
+
+def _pass(adapter, leaf, g):
+    """A backward pass of ``adapter`` (over grad_on_read) giving ``leaf`` the gradient ``g``."""
+    adapter.backward(leaf * grad_on_read.Value(g), [leaf])
 
 
 def test_gradient_on_read_forgets_the_oldest_leaves_past_its_limit(monkeypatch):
@@ -1702,22 +1739,21 @@ def test_gradient_on_read_forgets_the_oldest_leaves_past_its_limit(monkeypatch):
     adapter = GradientOnRead(grad_on_read.Value, "data", "grad", "passed")
     a, b, c = (adapter.make(1.0) for _ in range(3))
     for leaf, g in ((a, 1.0), (b, 2.0), (a, 3.0), (c, 5.0)):
-        adapter._accumulate(leaf, g)
+        _pass(adapter, leaf, g)
     assert (adapter.grad(a), adapter.grad(b), adapter.grad(c)) == (4.0, 0, 5.0)  # b was the oldest
     adapter.set_grad(b, 7.0)
-    adapter._accumulate(c, 1.0)
-    assert (adapter.grad(a), adapter.grad(b), adapter.grad(c)) == (0, 7.0, 6.0)
-    assert len(adapter._grads) == 2
+    _pass(adapter, c, 1.0)
+    assert (adapter.grad(a), adapter.grad(b), adapter.grad(c)) == (0, 7.0, 6.0)  # two kept
 
 
 def test_a_gradient_written_makes_its_leaf_the_newest_kept(monkeypatch):
     monkeypatch.setattr(apis, "MAX_KEPT", 2)
     adapter = GradientOnRead(grad_on_read.Value, "data", "grad", "passed")
     a, b, c = (adapter.make(1.0) for _ in range(3))
-    adapter._accumulate(a, 1.0)
-    adapter._accumulate(b, 2.0)
+    _pass(adapter, a, 1.0)
+    _pass(adapter, b, 2.0)
     adapter.set_grad(a, 0.5)  # a is now the newest: b is the oldest
-    adapter._accumulate(c, 3.0)
+    _pass(adapter, c, 3.0)
     assert (adapter.grad(a), adapter.grad(b), adapter.grad(c)) == (0.5, 0, 3.0)
 
 
@@ -1786,6 +1822,7 @@ def test_an_engine_child_answers_dies_is_restarted_and_times_out():
             "    if line.strip() == 'quit': sys.exit(0)",
             "    if line.strip() == 'exit': print('a\\nb\\nlast words', file=sys.stderr); sys.exit(3)",
             "    if line.strip() == 'hang': time.sleep(30)",
+            "    if line.strip() == 'pid': answer(os.getpid()); continue",
             "    print('noise')",
             "    answer({'got': line.strip()})",
         ]
@@ -1801,8 +1838,10 @@ def test_an_engine_child_answers_dies_is_restarted_and_times_out():
         assert exited == Died("exit status 3", "doing exit", "last words") and child.started == 5
         assert child.ask("hang") == Died("timed out after 1 s", "doing hang")
         assert child.ask("b") == {"got": "b"} and child.started == 7
-        alive = child._proc
-    assert child._proc is None and alive.poll() is not None  # ended on exit
+        pid = child.ask("pid")
+        os.kill(pid, 0)  # alive
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # ended (and reaped) on exit
     assert signal.Signals.SIGKILL.name == "SIGKILL"
 
 
@@ -1858,80 +1897,91 @@ class LastOrTwice(grad_on_read.Value):
 
 
 def test_a_gradient_read_as_a_value_is_read_through_its_number():
-    found = F._gradient_on_read(ValueRead, "data", None, "")
-    assert (found.method, found.convention) == ("grad", "passed")
-    assert F._known_read(ValueRead, "data", "grad", "passed", F.KNOWN_GRAPHS[0][1]) == 7.0
-    x = found.make(3.0)
-    assert found._read(x, x * ValueRead(5.0)) == 5.0
+    eng = resolve_engine(ValueRead)
+    made = eng.imports.splitlines()[-1]
+    assert made == "Value = scalar_class(GradientOnRead(ValueRead, 'data', 'grad', 'passed'))"
+    x = eng.make(3.0)
+    eng.backward(x * eng.make(5.0))
+    assert eng.grad(x) == 5.0 and type(eng.grad(x)) is float
 
 
 def test_a_named_gradient_member_is_the_one_read():
-    assert F._gradient_on_read(TwoReads, "data", None, "").method == "grad"
-    assert F._gradient_on_read(TwoReads, "data", "slope", "").method == "slope"
+    assert resolve_engine(TwoReads).gradient_api == "read: TwoReads.grad"
+    assert resolve_engine(TwoReads, grad="slope").gradient_api == "read: TwoReads.slope"
 
 
 def test_the_search_for_a_gradient_member_goes_past_the_number_member():
-    assert F._gradient_on_read(SlopeRead, "data", None, "").method == "slope"
+    assert resolve_engine(SlopeRead).gradient_api == "read: SlopeRead.slope"
 
 
 def test_the_convention_is_observed_in_the_form_that_gave_the_gradient():
-    found = F._gradient_on_read(LastOrTwice, "data", None, "")
-    assert (found.method, found.convention) == ("grad", "last")
+    made = resolve_engine(LastOrTwice).imports.splitlines()[-1]
+    assert made == "Value = scalar_class(GradientOnRead(LastOrTwice, 'data', 'grad', 'last'))"
+
+
+class FixedRead(grad_on_read.Value):
+    def grad(self, out):
+        return 7.0  # right on the first known graph, but follows no output
 
 
 def test_every_read_seen_is_said_when_none_is_a_gradient():
-    class Fixed(grad_on_read.Value):
-        def grad(self, out):
-            return 7.0  # right on the first known graph, but follows no output
-
-    with pytest.raises(F.Rejected) as rejected:
-        F._gradient_on_read(Fixed, "data", "grad", "why")
-    assert str(rejected.value) == (
-        "why; no gradient computed on read either (grad (passed) on y1 = x * 3, y2 = x * 5 gave passed: "
+    assert _rejection(FixedRead, grad="grad") == (
+        "candidates tried: FixedRead: no backward method; no gradient computed on read either "
+        "(grad (passed) on y1 = x * 3, y2 = x * 5 gave passed: "
         "7.0, 7.0, 7.0; grad (output) on y1 = x * 3, y2 = x * 5 gave output: 7.0, 7.0, 7.0)"
     )
 
 
-def test_read_members_include_those_of_an_output_of_another_class():
-    class Leaf:
-        def __init__(self, x):
-            self.data = x
+class LeafOnly:
+    def __init__(self, x):
+        self.data = x
 
-        def __mul__(self, other):
-            return Out(self.data * other.data)
+    def __add__(self, other):
+        return OutOnly(self.data + other.data)
 
-    class Out(Leaf):
-        def der(self, leaf):
-            return 0
-
-    assert "der" in F._read_members(Leaf) and "der" not in dir(Leaf)
+    def __mul__(self, other):
+        return OutOnly(self.data * other.data)
 
 
-def test_read_members_put_names_like_a_derivative_first_then_the_rest():
-    class Named:
-        def __init__(self, x):
-            self.data = x
+class OutOnly(LeafOnly):
+    def der(self, leaf):
+        return 7.0  # right on the first known graph, but follows no output
 
-        def __mul__(self, other):
-            return Named(self.data * other.data)
 
-        Mygrad = xadj = xder = xdiff = xgrad = alpha = property(lambda self: 0)
+def _members_read(target):
+    """The members whose reads discovery saw give a known graph's gradient, in the order tried."""
+    line = _rejection(target).split(" no gradient computed on read either (")[1]
+    return [seen.split(" (")[0] for seen in line.split("; ")]
 
-    assert F._read_members(Named) == ["Mygrad", "xadj", "xder", "xdiff", "xgrad", "alpha", "data"]
 
-    class Refuses(Named):
-        def __mul__(self, other):
-            raise TypeError("no product")
+def test_members_read_include_those_of_an_output_of_another_class():
+    assert "der" not in dir(LeafOnly)
+    assert _members_read(LeafOnly) == ["der"]
 
-    assert F._read_members(Refuses) == [
-        "Mygrad",
-        "xadj",
-        "xder",
-        "xdiff",
-        "xgrad",
-        "alpha",
-        "data",
-    ]  # no "args"
+
+class Named:
+    """Every member but ``data`` reads 1.0: d(out)/dx on the second known graph, whatever the output."""
+
+    def __init__(self, x):
+        self.data = x
+
+    def __add__(self, other):
+        return Named(self.data + other.data)
+
+    def __mul__(self, other):
+        return Named(self.data * other.data)
+
+    Mygrad = xadj = xder = xdiff = xgrad = alpha = property(lambda self: 1.0)
+
+
+class Refuses(Named):
+    def __mul__(self, other):
+        raise TypeError("no product")  # the second known graph needs none
+
+
+def test_members_read_put_names_like_a_derivative_first_then_the_rest():
+    for target in (Named, Refuses):  # an output that cannot be built: the leaf's members alone
+        assert _members_read(target) == ["Mygrad", "xadj", "xder", "xdiff", "xgrad", "alpha"], target
 
 
 def test_read_convention_needs_both_single_reads_to_be_numbers():
@@ -2025,7 +2075,9 @@ def test_a_gradient_method_is_never_the_backward_itself():
         def slope(self):
             return self._v.grad
 
-    assert F._gradient_method(CountingBack, "data", "backward", lambda v: v * 1) == "slope"
+    assert resolve_engine(CountingBack).gradient_api == (
+        "backward: CountingBack.backward(); number CountingBack.data(), gradient CountingBack.slope()"
+    )
 
 
 class AfterOnly(method_accessors.Node):
@@ -2040,9 +2092,14 @@ class AfterOnly(method_accessors.Node):
 def test_a_reading_that_fails_before_a_pass_is_no_gradient_method_unless_named():
     # a number before a pass and another after it: a member that works only after a pass cannot be
     # told from one the pass made possible, so it is not taken unless named (--grad)
-    assert F._gradient_method(AfterOnly, "data", "backward", lambda v: v * 1) is None
-    found = F.fit(AfterOnly, backward=None, data=None, grad="grad")  # read after a pass
-    assert isinstance(found, Accessors) and found.grad_attr == "grad"
+    assert _rejection(AfterOnly).startswith(
+        "candidates tried: AfterOnly: backward() on y = x * 1 changed no numeric attribute or "
+        "zero-argument method of x; no gradient computed on read either"
+    )
+    named = resolve_engine(AfterOnly, grad="grad")  # read after a pass
+    assert named.gradient_api == (
+        "backward: AfterOnly.backward(); number AfterOnly.data(), gradient AfterOnly.grad()"
+    )
 
 
 def test_a_named_gradient_must_give_a_number():
@@ -2050,13 +2107,24 @@ def test_a_named_gradient_must_give_a_number():
         F.fit(method_accessors.Node, backward=None, data=None, grad="relu")  # relu() gives a Node
 
 
-def test_a_method_returning_a_value_of_the_class_is_no_number():
-    class Me(Tensorish):
-        def me(self):
-            return self
+class Me(Tensorish):
+    """A Value that looks like a 0-d array of its number, with a method returning itself."""
 
-    got = F._method_reading(Me, "me", None, "")
-    assert type(got) is Me and got.x == 0.75
+    def __add__(self, other):
+        return self
+
+    __mul__ = __add__
+
+    def backward(self):
+        pass
+
+    def me(self):
+        return self
+
+
+def test_a_method_returning_a_value_of_the_class_is_no_number():
+    # read as a 0-d array, me() would give 0.75 and be taken for the named gradient
+    assert _rejection(Me, grad="me") == "candidates tried: Me: no numeric attribute 'me' after backward()"
 
 
 class PlainNode(method_accessors.Node):
@@ -2065,8 +2133,11 @@ class PlainNode(method_accessors.Node):
 
 
 def test_a_gradient_behind_a_method_is_never_written_over():
-    filled = F._fill(PlainNode, "data", "grad", "backward")
-    assert isinstance(filled, Accessors) and not hasattr(filled, "set_grad")
+    eng = resolve_engine(PlainNode)
+    assert eng.imports.splitlines()[-1] == (
+        "Value = scalar_class(Accessors(PlainNode, 'data', 'grad', 'backward'))"  # not settable
+    )
+    assert not eng.settable_grad
 
 
 def test_a_gradient_attribute_that_takes_only_numbers_is_settable():
@@ -2079,8 +2150,11 @@ def test_a_gradient_attribute_that_takes_only_numbers_is_settable():
                 raise TypeError(f"a gradient is a number, got {g!r}")
             self._v.grad = g
 
-    filled = F._fill(Checked, "data", "grad", "backward")
-    assert isinstance(filled, Accessors) and hasattr(filled, "set_grad")
+    eng = resolve_engine(Checked)
+    assert eng.imports.splitlines()[-1] == (
+        "Value = scalar_class(Accessors(Checked, 'data', 'grad', 'backward', settable=True))"
+    )
+    assert eng.settable_grad
 
 
 def test_reading_a_gradient_value_does_not_change_which_output_interior_nodes_follow():
@@ -2263,8 +2337,20 @@ def test_a_module_target_is_imported_by_its_own_name_not_its_classs():
     assert eng.name == "autograd" and eng.import_line() == "from autograd import Value"
 
 
+class ShiftedTensorish(Tensorish):
+    """Holds x + 1 (no attribute shows 0.75), with + and *: discovery lists what it read."""
+
+    def __init__(self, x):
+        super().__init__(x + 1.0)
+
+    def __add__(self, other):
+        return self
+
+    __mul__ = __add__
+
+
 def test_numbers_keep_values_of_the_objects_own_class():
-    assert F._numbers(Tensorish(2.0)) == {"x": 2.0}  # data and grad are Tensorish themselves
+    assert _attributes_tried(ShiftedTensorish) == ["x"]  # data and grad are Tensorish themselves
 
 
 def test_as_number_leaves_a_shape_without_item_alone():
