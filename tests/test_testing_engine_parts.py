@@ -2070,9 +2070,10 @@ def test_a_gradient_method_is_never_the_backward_itself():
     class CountingBack(method_accessors.Node):
         grad = None
 
-        def backward(self):  # returns the leaf's gradient: a number a pass changes
+        def backward(self):  # returns the gradient it had: a number an earlier pass changes
+            before = self._v.grad
             self._v.backward()
-            return self._v.grad
+            return before
 
         def slope(self):
             return self._v.grad
