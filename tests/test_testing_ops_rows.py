@@ -107,6 +107,24 @@ def test_a_variadic_ops_edge_points_have_as_many_operands_as_its_row_says():
         assert {len(p.args) for p in edge_points("test_vprod")} == {3}
 
 
+def test_a_name_registered_again_with_another_row_gets_that_rows_answers():
+    # two engines' extra ops may share a name and differ (a method `f` identified as tanh in one
+    # engine, as sigmoid in another): nothing cached for one row is ever served for the other
+    with registered(_vprod(2, 2, ("a", "b"))):
+        assert {len(p.args) for p in edge_points("test_vprod")} == {2}
+    with registered(_vprod(3, 2, ("a", "b", "c"))):
+        assert {len(p.args) for p in edge_points("test_vprod")} == {3}
+    for expr, want in ((sympy.tanh, 0.46211715726000974), (sympy.atan, 0.4636476090008061)):
+        row = OpSpec(
+            name="test_f", form="v.f()", arity=1, call=Call("f"), sym=lambda s, c, e=expr: e(s[0]),
+            num=lambda x, c, e=expr: float(e(x[0])), source=lambda n, c: f"{n[0]}.f()",
+        )  # fmt: skip
+        with registered(row):
+            graph = Graph((0.5,), (Node("test_f", (0,)),))
+            assert float(graph.reference().value) == pytest.approx(want, rel=1e-15)
+            assert str(graph.sympy()[1]) == f"{expr.__name__}(x0)"
+
+
 def test_a_graph_takes_the_operand_counts_a_variadic_row_allows():
     with registered(_vprod(2, 2, ("a", "b"))):
         for n in (2, 4):

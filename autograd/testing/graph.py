@@ -21,7 +21,7 @@ from typing import Any
 import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.engines import resolve_engine
-from autograd.testing.ops import OPS, const_source, sym_const
+from autograd.testing.ops import OPS, by_op_name, const_source, sym_const
 from autograd.testing.oracles.mismatch import OracleInconclusive
 from autograd.testing.oracles.reference import ReferenceUnresolved, certify, to_mpf
 
@@ -219,6 +219,7 @@ class Graph:
 _mpf = to_mpf  # an exact number as an mpmath one (the reference's conversion)
 
 
+@by_op_name
 @functools.lru_cache(maxsize=4096)
 def _sympy_slots(structure: tuple[Any, ...]) -> tuple[tuple[sympy.Symbol, ...], tuple[sympy.Expr, ...]]:
     n_leaves, nodes, _ = structure
@@ -229,6 +230,7 @@ def _sympy_slots(structure: tuple[Any, ...]) -> tuple[tuple[sympy.Symbol, ...], 
     return symbols, tuple(exprs)
 
 
+@by_op_name
 @functools.lru_cache(maxsize=4096)
 def _sympy_gradient(structure: tuple[Any, ...]) -> tuple[sympy.Expr, ...]:
     symbols, exprs = _sympy_slots(structure)

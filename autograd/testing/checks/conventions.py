@@ -19,7 +19,7 @@ from typing import Any
 import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.engines import resolve_engine
-from autograd.testing.ops import OPS
+from autograd.testing.ops import OPS, by_op_name
 from autograd.testing.oracles.reference import certify
 from autograd.testing.reproducers import program
 
@@ -82,6 +82,7 @@ _CONVENTIONS = [
 ]
 
 
+@by_op_name
 @functools.cache
 def _local_partials(op: str, nargs: int, c: Any) -> tuple[Any, tuple[Any, ...]]:
     symbols = tuple(sympy.symbols(f"a0:{nargs}", real=True))

@@ -33,7 +33,7 @@ from autograd.testing.ops.row import (
     const_source,
     sym_const,
 )
-from autograd.testing.ops.table import OPS, display, rational_binary, rational_unary, registered
+from autograd.testing.ops.table import OPS, by_op_name, display, rational_binary, rational_unary, registered
 
 __all__ = [
     "AWAY_FROM_ZERO",
@@ -54,6 +54,7 @@ __all__ = [
     "Relu",
     "Step",
     "Variadic",
+    "by_op_name",
     "catalogue_names",
     "const_source",
     "display",

@@ -22,7 +22,7 @@ import math
 import operator
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import sympy  # type: ignore[import-untyped]
 
@@ -42,7 +42,7 @@ from autograd.testing.ops.row import (
     sym_const,
 )
 
-__all__ = ["OPS", "display", "rational_binary", "rational_unary", "registered"]
+__all__ = ["OPS", "by_op_name", "display", "rational_binary", "rational_unary", "registered"]
 
 
 def _div(a: Num, b: Num) -> Num:
@@ -318,6 +318,28 @@ def display(op: str | None) -> str | None:
     return spec.label if spec is not None else _FORMS.get(op, op) if op is not None else None
 
 
+#: The caches whose keys hold op names (``by_op_name``), and the row each registered name last had.
+_BY_NAME: list[Any] = []
+_LAST_ROW: dict[str, OpSpec] = {}
+
+Cached = TypeVar("Cached")  # a functools cache: the function, with cache_clear()
+
+
+def by_op_name(cached: Cached) -> Cached:
+    """Mark a cache whose key holds op names: emptied when a name is registered again with another
+    row (two engines' extra ops may share a name and differ: ``f`` identified as tanh in one, as
+    sigmoid in the other), so that no answer for one row is ever served for another."""
+    _BY_NAME.append(cached)
+    return cached
+
+
+def _forget_renamed(specs: tuple[OpSpec, ...]) -> None:
+    if any(_LAST_ROW.get(s.name, s) != s for s in specs):
+        for cached in _BY_NAME:
+            cached.cache_clear()
+    _LAST_ROW.update({s.name: s for s in specs})
+
+
 @contextlib.contextmanager
 def registered(*specs: OpSpec) -> Iterator[None]:
     """``OPS`` with ``specs`` added for the duration (ops an engine has beyond the table, see
@@ -326,6 +348,7 @@ def registered(*specs: OpSpec) -> Iterator[None]:
     clash = [s.name for s in specs if s.name in OPS]
     if clash:
         raise ValueError(f"registered: {clash} are already ops of the table")
+    _forget_renamed(specs)
     OPS.update({s.name: s for s in specs})
     _FORMS.update({s.name: s.label for s in specs})
     try:

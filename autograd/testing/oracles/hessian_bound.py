@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy  # type: ignore[import-untyped]
 
-from autograd.testing.ops import FLOAT_MODULES, OPS
+from autograd.testing.ops import FLOAT_MODULES, OPS, by_op_name
 from autograd.testing.oracles.precision import EPS, TINY
 from autograd.testing.oracles.sweep import backward_path_sums, reference_sweep
 from autograd.testing.oracles.symbolic import SYMBOLIC_SAFETY
@@ -90,6 +90,7 @@ def hessian_tolerances(graph: Graph) -> Matrix:
     ]
 
 
+@by_op_name
 @functools.cache
 def _float_second_partials(name: str, nargs: int, c: Any) -> Callable[..., tuple[list[float], list[float]]]:
     """Float ``f(*args) -> (phi'' row-major, M row-major)``: second partials and their magnitudes

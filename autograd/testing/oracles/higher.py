@@ -39,7 +39,7 @@ import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.engines import resolve_engine
 from autograd.testing.graph import Graph, _sympy_gradient, _sympy_slots
-from autograd.testing.ops import OPS
+from autograd.testing.ops import OPS, by_op_name
 from autograd.testing.oracles.derivatives import (
     derivatives_of,
     engine_derivatives,
@@ -75,6 +75,7 @@ GRADGRAD_ATOL = 1e-9
 
 
 # ---------------------------------------------------------------------- sympy's side
+@by_op_name
 @functools.lru_cache(maxsize=16384)
 def _sympy_partial(structure: tuple[Any, ...], index: tuple[int, ...]) -> sympy.Expr:
     """sympy's own ``d^k out / dx_index[0] ...`` (index sorted: mixed partials commute)."""

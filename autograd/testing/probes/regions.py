@@ -39,7 +39,7 @@ from typing import Any
 
 import sympy  # type: ignore[import-untyped]
 
-from autograd.testing.ops import OPS, PARTNER, REALS, OpSpec
+from autograd.testing.ops import OPS, PARTNER, REALS, OpSpec, by_op_name
 from autograd.testing.oracles.reference import Certified, ReferenceUnresolved, certify
 from autograd.testing.probes.common import same_const
 
@@ -150,6 +150,7 @@ def _pieces(region: Any) -> tuple[tuple[float, float, bool, bool], ...]:
     return tuple(pieces)
 
 
+@by_op_name
 @functools.lru_cache(maxsize=None, typed=True)  # typed: 0.5 and Fraction(1, 2) are different constants
 def _op_expressions(op: str, nargs: int, const: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """The op's symbols, and sympy's expression of its value and of each partial."""
@@ -163,6 +164,7 @@ def _finite_float(c: Certified) -> Any:
     return c.value if c.defined and abs(c.value) < ROUNDS_TO_INF else None
 
 
+@by_op_name
 @functools.lru_cache(maxsize=1 << 16, typed=True)
 def reference(op: str, args: tuple[float, ...], const: Any) -> tuple[Any, list[Any]] | None:
     """sympy's value and partials at ``args``, certified (:func:`autograd.testing.oracles.reference.certify`;
@@ -239,6 +241,7 @@ def _candidates(op: str, region: Any, args: list[float], i: int, const: Any) -> 
     return [x for x in dict.fromkeys(xs) if _inside(region, x)]
 
 
+@by_op_name
 @functools.lru_cache(maxsize=None, typed=True)
 def edge_points(op: str, const: Any = None) -> tuple[EdgePoint, ...]:
     """The points of ``op`` with ``const`` inside its region, derived from the region (cached)."""
@@ -261,6 +264,7 @@ def edge_points(op: str, const: Any = None) -> tuple[EdgePoint, ...]:
     return tuple(points)
 
 
+@by_op_name
 @functools.lru_cache(maxsize=None, typed=True)
 def out_of_domain_points(op: str, const: Any = None) -> tuple[EdgePoint, ...]:
     """Points outside the region where Python's float evaluation refuses the op too."""
