@@ -316,6 +316,7 @@ class Compiled:
         return result
 
     def value(self, inputs: Sequence[Any]) -> Any:
+        """The output alone at ``inputs`` (one per input), without the gradient pass."""
         if len(inputs) != self.n_inputs:
             raise ValueError(f"compiled function: expected {self.n_inputs} inputs, got {len(inputs)}")
         if self._fast_value is None:

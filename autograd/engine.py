@@ -227,6 +227,7 @@ class Value:
 
     # ------------------------------------------------------------------ functions
     def exp(self) -> Value:
+        """e ** self (inf past the float range)."""
         try:
             out = math.exp(self.data)
         except OverflowError:
@@ -234,11 +235,13 @@ class Value:
         return _node(out, self, None, _exp_back)
 
     def log(self) -> Value:
+        """The natural logarithm; ``ValueError`` naming the argument unless it is > 0."""
         if self.data <= 0:
             raise ValueError(f"log: argument must be > 0, got {self.data!r}")
         return _node(math.log(self.data), self, None, _log_back)
 
     def tanh(self) -> Value:
+        """The hyperbolic tangent (gradient ``1 - tanh**2``)."""
         x = self.data
         try:
             out = math.tanh(x)
@@ -247,11 +250,13 @@ class Value:
         return _node(out, self, None, _tanh_back)
 
     def relu(self) -> Value:
+        """max(self, 0); the gradient at 0 is 0 (the convention)."""
         x = self.data
         # x - x: 0 of x's type, never -0.0
         return _node(x if x > 0 else x - x, self, None, _relu_back)
 
     def sigmoid(self) -> Value:
+        """The logistic function 1 / (1 + e ** -self), without overflow at either end."""
         x = self.data
         try:
             if x >= 0:  # two branches so that exp never sees a large positive argument

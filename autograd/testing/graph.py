@@ -102,6 +102,7 @@ class Graph:
         )
 
     def names(self) -> list[str]:
+        """Each slot's name in reproducers: leaves first (``x0``, ``x1``), then nodes (``n2``)."""
         return [f"x{i}" for i in range(len(self.leaves))] + [
             f"n{len(self.leaves) + i}" for i in range(len(self.nodes))
         ]
@@ -117,6 +118,7 @@ class Graph:
         return exprs[self.out]
 
     def with_leaves(self, leaves: Sequence[Any]) -> Graph:
+        """The same program at other leaves (exactly one value per leaf, or ``ValueError``)."""
         return Graph(tuple(self.point(leaves, "with_leaves")), self.nodes, self.output)
 
     def point(self, values: Sequence[Any] | None, where: str = "point") -> list[Any]:

@@ -92,9 +92,11 @@ class AuditReport:
 
     @property
     def defects(self) -> list[Finding]:
+        """The findings that are defects (not conventions, range limits, facts or inconclusive cases)."""
         return [f for f in self.findings if f.kind in DEFECT_KINDS]
 
     def to_dict(self) -> dict[str, Any]:
+        """The report as plain data, the shape of ``--json`` (``schema_version`` names the shape)."""
         return {
             "schema_version": SCHEMA_VERSION,
             "engine": self.engine,
@@ -127,9 +129,11 @@ class AuditReport:
         }
 
     def to_json(self) -> str:
+        """:meth:`to_dict` as indented JSON, what ``python -m autograd.testing --json`` prints."""
         return json.dumps(self.to_dict(), indent=2, default=str)
 
     def verdict(self) -> str:
+        """One line: no defects found (with the number of checks), or the defects counted by kind."""
         defects = self.defects
         if not defects:
             return f"verdict: no defects found in {self.engine} ({len(self.checks)} checks)"

@@ -71,9 +71,9 @@ CHECKS: tuple[str, ...] = tuple(
     name for name in check_names(probes=False) if name not in ("ops", "extra_ops", "self_consistency")
 )
 
-#: Names verify_engine had before it ran the audit's checks, and the check that now runs for each:
-#: finite differences are the ``symbolic`` check's second vote; a second ``backward()`` is one
-#: step of ``stateful``, which also compares the engine with the declared convention.
+#: Aliases :func:`verify_engine` accepts, and the check each runs: finite differences are the
+#: ``symbolic`` check's second vote; a second ``backward()`` is one step of ``stateful``, which also
+#: compares the engine with the declared convention.
 RENAMED = {"fd": "symbolic", "backward_twice": "stateful"}
 
 

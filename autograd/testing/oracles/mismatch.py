@@ -66,6 +66,7 @@ class GradcheckReport:
 
     @property
     def ok(self) -> bool:
+        """True when every input's engine gradient agrees with the oracle within its tolerance."""
         return all(r.ok for r in self.rows)
 
     def __str__(self) -> str:

@@ -71,6 +71,7 @@ class Certified:
 
     @property
     def defined(self) -> bool:
+        """True unless the value is :data:`UNDEFINED` (a pole, or not a finite real number)."""
         return self.value is not None
 
     def __float__(self) -> float:
