@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.timing  # the samples show the time probe's verdict: audits run alone (tox.ini)
+# the samples show the time probe's verdict: audits run alone (tox.ini); whole audits: the slow tier
+pytestmark = [pytest.mark.timing, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
