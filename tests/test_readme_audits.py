@@ -1,8 +1,10 @@
-"""The README's sample audit outputs are the code's own output (issue 13 item 7).
+"""The sample audit outputs of the README and of docs/ are the code's own output.
 
-Each README block that starts with ``$ python -m autograd.testing audit TARGET`` is compared
-with what the audit prints for TARGET now, apart from what varies between runs: the wall
-time, and micrograd's nondeterministic gradients (which depend on memory addresses).
+Each block of README.md or docs/**/*.md that starts with ``$ python -m autograd.testing audit ...``
+is compared with what that command line prints now (run by the shell from the repository's root,
+so a block may pipe the report through a filter), apart from what varies between runs: the wall
+time, and micrograd's nondeterministic gradients (which depend on memory addresses). A block may
+end with ``$ echo $?`` and the command's exit status, which is compared too.
 ``python tests/test_readme_audits.py`` rewrites the blocks from the code.
 """
 
@@ -14,12 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from autograd.testing import audit
+# the samples show the time probe's verdict: audits run alone (tox.ini); whole audits: the slow tier
+pytestmark = [pytest.mark.timing, pytest.mark.slow]
 
-pytestmark = pytest.mark.timing  # the samples show the time probe's verdict: audits run alone (tox.ini)
-
-README = Path(__file__).resolve().parents[1] / "README.md"
-BLOCK = re.compile(r"```\n\$ python -m autograd\.testing audit (\S+)\n(.*?)```", re.S)
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+#: Every document whose audit samples are checked.
+DOCUMENTS = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+BLOCK = re.compile(r"```\n\$ (python -m autograd\.testing audit [^\n]+)\n(.*?)```", re.S)
+STATUS = "\n$ echo $?"
 #: What differs from run to run, and how it is written when compared.
 VARYING = (
     (re.compile(r"(seed \d+); [0-9.]+ s$", re.M), r"\1; N s"),
@@ -33,55 +38,67 @@ def normalised(text: str) -> str:
     return text.rstrip()
 
 
-def blocks() -> list[tuple[str, str]]:
-    """``(target, printed text)`` of every sample audit in the README (the ``$ echo $?`` part aside)."""
-    return [(target, body.split("\n$ echo $?")[0]) for target, body in BLOCK.findall(README.read_text())]
+def blocks() -> list[tuple[Path, str, str]]:
+    """``(document, command, shown text)`` of every sample audit, ``$ echo $?`` and its answer included."""
+    return [(path, command, body) for path in DOCUMENTS for command, body in BLOCK.findall(path.read_text())]
 
 
-def test_the_readme_shows_sample_audits():
-    assert {"micrograd.engine", "autograd"} <= {target for target, _ in blocks()}
+def run(command: str) -> subprocess.Popen:
+    """The command line as a user runs it from the repository's root (a shell, for its pipes)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    # `python` in the samples is the interpreter running these tests
+    shell = command.replace("python -m", f"{sys.executable} -m", 1)
+    return subprocess.Popen(
+        ["bash", "-c", shell], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env
+    )
+
+
+def expected(body: str, output: str, status: int) -> str:
+    """What a block shows for this output: the output, then the status when the block shows one."""
+    return output.rstrip() + (f"{STATUS}\n{status}" if STATUS in body else "")
+
+
+def test_the_documents_show_sample_audits():
+    shown = {(path.relative_to(ROOT).as_posix(), command.split()[4]) for path, command, _ in blocks()}
+    # a short sample on the front door, and the full reports of micrograd and our own engine
+    assert any(path == "README.md" for path, _ in shown)
+    assert {("docs/audit.md", "micrograd.engine"), ("docs/audit.md", "autograd")} <= shown
 
 
 @pytest.fixture(scope="module")
-def printed() -> dict[str, str]:
-    """What ``python -m autograd.testing audit TARGET`` prints for each README target, the audits
-    run side by side (each in its own interpreter, as the README shows them)."""
-    root = README.parent
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
-    runs = {
-        target: subprocess.Popen(
-            [sys.executable, "-m", "autograd.testing", "audit", target],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=root,
-            env=env,
-        )
-        for target, _ in blocks()
-    }
-    return {target: run.communicate(timeout=900)[0] for target, run in runs.items()}
+def printed() -> dict[str, tuple[str, int]]:
+    """What each sample's command line prints, and its exit status: the audits run side by side."""
+    runs = {command: run(command) for _, command, _ in blocks()}
+    return {command: (p.communicate(timeout=900)[0], p.returncode) for command, p in runs.items()}
 
 
-@pytest.mark.parametrize("target", [target for target, _ in blocks()])
-def test_each_readme_sample_audit_is_what_the_audit_prints(target, printed):
-    (shown,) = [text for t, text in blocks() if t == target]
-    assert normalised(shown) == normalised(printed[target]), (
-        f"README's audit of {target} is stale: run `python tests/test_readme_audits.py`"
+@pytest.mark.parametrize(
+    ("path", "command", "body"),
+    [pytest.param(*block, id=f"{block[0].name}:{block[1].split()[4]}") for block in blocks()],
+)
+def test_each_sample_audit_is_what_the_command_prints(path, command, body, printed):
+    output, status = printed[command]
+    assert normalised(body) == normalised(expected(body, output, status)), (
+        f"{path.relative_to(ROOT)}: the sample `{command}` is stale: run `python tests/test_readme_audits.py`"
     )
-    if "higher order: yes" in printed[target]:  # the inconsistency issue 13 found in the README
-        assert "second_order not_applicable" not in printed[target]
+    if "higher order: yes" in output:  # a report must not contradict itself
+        assert "second_order not_applicable" not in output
 
 
 def rewrite() -> None:
-    text = README.read_text()
+    for path in DOCUMENTS:
+        text = path.read_text()
 
-    def fresh(match: re.Match[str]) -> str:
-        target, body = match.group(1), match.group(2)
-        report = audit(target)
-        status = f"$ echo $?\n{1 if report.defects else 0}\n" if "\n$ echo $?" in body else ""
-        return f"```\n$ python -m autograd.testing audit {target}\n{str(report).rstrip()}\n{status}```"
+        def fresh(match: re.Match[str]) -> str:
+            command, body = match.group(1), match.group(2)
+            process = run(command)
+            output = process.communicate(timeout=900)[0]
+            return f"```\n$ {command}\n{expected(body, output, process.returncode)}\n```"
 
-    README.write_text(BLOCK.sub(fresh, text))
+        new = BLOCK.sub(fresh, text)
+        if new != text:
+            path.write_text(new)
+            print(f"rewrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
