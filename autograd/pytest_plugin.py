@@ -1,6 +1,6 @@
 """The audit as a pytest plugin: ``pytest --audit=pkg.module`` gives one test item per check.
 
-Registered as the ``autograd-audit`` ``pytest11`` entry point of the distribution, so it loads in
+Registered as the ``pytest11`` entry point ``autograd.pytest_plugin`` of the distribution, so it loads in
 every pytest session of an environment that has the package.  Loading it imports nothing but
 pytest and this module (``import autograd`` is the engine alone, the standard library's): the
 harness (:mod:`autograd.testing`, with sympy, mpmath and hypothesis) is imported only when an
@@ -109,7 +109,10 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"--audit-examples must be at least 1, not {examples}")
     if not targets:
         return
-    from autograd.testing.engines import EngineNotFound, resolve_engine
+    try:
+        from autograd.testing.engines import EngineNotFound, resolve_engine
+    except ImportError as exc:  # the testing extra is not installed: its message says what to install
+        raise pytest.UsageError(f"--audit: {exc}") from None
 
     for target in targets:
         try:
@@ -222,7 +225,7 @@ class _Audits:
         self.config = config
         self.examples: int | None = config.getoption("audit_examples")
         self.seed: int = config.getoption("audit_seed")
-        self.reports: dict[tuple[str, int | None, int], AuditReport | BaseException] = {}
+        self.reports: dict[tuple[str, int, int], AuditReport | BaseException] = {}
         self._accepted: list[Accepted] | None = None
         given = config.getoption("audit_accepted")
         self.path: Path | None = Path(given) if given else config.rootpath / ACCEPTED_FILE
@@ -238,12 +241,13 @@ class _Audits:
 
     def report(self, target: str, examples: int | None = None, seed: int | None = None) -> AuditReport:
         """The audit of ``target`` (run at the first call for these settings; its error re-raised)."""
-        key = (target, self.examples if examples is None else examples, self.seed if seed is None else seed)
-        if key not in self.reports:
-            from autograd.testing.auditor import DEFAULT_EXAMPLES, audit
+        from autograd.testing.auditor import DEFAULT_EXAMPLES, audit
 
+        examples = examples or self.examples or DEFAULT_EXAMPLES
+        key = (target, examples, self.seed if seed is None else seed)
+        if key not in self.reports:
             try:
-                self.reports[key] = audit(target, examples=key[1] or DEFAULT_EXAMPLES, seed=key[2])
+                self.reports[key] = audit(target, examples=examples, seed=key[2])
             except Exception as exc:
                 self.reports[key] = exc
                 raise

@@ -44,11 +44,37 @@ def accepted_file(pytester, text):
 
 
 # ---------------------------------------------------------------------- loading it costs nothing
+def installed(pytester):
+    """A directory for PYTHONPATH holding the distribution's metadata with pyproject's entry points,
+    as an installation writes them (the checkout itself is on PYTHONPATH too)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    info = pytester.mkdir("site") / "verified_autograd-0.1.0.dist-info"
+    info.mkdir()
+    info.joinpath("METADATA").write_text("Metadata-Version: 2.1\nName: verified-autograd\nVersion: 0.1.0\n")
+    points = [f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in table.items())
+              for group, table in project["entry-points"].items()]  # fmt: skip
+    info.joinpath("entry_points.txt").write_text("\n".join(points))
+    return info.parent
+
+
 def test_the_entry_point_is_declared_in_pyproject():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    assert project["entry-points"]["pytest11"] == {"autograd-audit": "autograd.pytest_plugin"}
+    # named as its module, so that `-p autograd.pytest_plugin` is the same plugin and not a second one
+    assert project["entry-points"]["pytest11"] == {"autograd.pytest_plugin": "autograd.pytest_plugin"}
     # the plugin needs pytest, which comes with the testing extra
     assert any(req.startswith("pytest") for req in project["optional-dependencies"]["testing"])
+
+
+@pytest.mark.parametrize("also", [(), ("-p", "autograd.pytest_plugin")], ids=["entry-point", "and-p"])
+def test_an_installed_package_gives_the_audit_to_every_pytest_session(inner, monkeypatch, also):
+    monkeypatch.setenv("PYTHONPATH", f"{installed(inner)}:{ROOT}")
+    inner.makepyfile(test_other="def test_other(): pass")
+    result = inner.runpytest_subprocess(
+        *also, "-p", "no:cacheprovider", "--audit=micrograd.engine", "--co", "-q"
+    )
+    assert result.ret == 0, result.stderr.str()
+    ids = [line for line in result.outlines if "::" in line]
+    assert ids == ["test_other.py::test_other", *(f"audit[micrograd.engine]::{n}" for n in check_names())]
 
 
 def test_loading_the_plugin_imports_no_harness():
