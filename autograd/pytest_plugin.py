@@ -332,7 +332,8 @@ class AuditItem(pytest.Item):
             head = f"{self.check} found {len(failing)} defect{'s' * (len(failing) != 1)} in {report.engine}"
             if accepted:
                 head += f" ({len(accepted)} more accepted)"
-            texts = [f"{c.text}\naccept it in the accepted-findings file with:\n{_suggestion(c.finding)}"
+            where = audits.path or self.config.rootpath / ACCEPTED_FILE
+            texts = [f"{c.text}\naccept it in {where} with:\n{_suggestion(c.finding)}"
                      for c in failing if c.finding]  # fmt: skip
             also = ["facts (never failures):", *(f"  {_label(f)}" for f in facts)] if facts else []
             raise AuditCheckFailed("\n\n".join([head, *texts, "\n".join(also)]).rstrip())
@@ -419,7 +420,7 @@ class _AuditSession:
             failing = {key: label for d in runs for key, label in d["failing"]}
             write(
                 f"{runs[0]['engine']}: {len(runs)} checks run ({examples} examples per search, seed {seed}); "
-                f"{len(failing)} defects not accepted, {len(accepted)} accepted"
+                f"{len(failing)} defect{'s' * (len(failing) != 1)} not accepted, {len(accepted)} accepted"
             )
             for number, (describe, reason, label, *checks) in accepted.items():
                 matched.add(number)

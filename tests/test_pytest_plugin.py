@@ -6,6 +6,7 @@ its entry point is not loaded by itself).  Whole audits are marked ``slow`` and 
 (``--audit-examples 2`` or 3).
 """
 
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -230,7 +231,8 @@ def test_a_planted_defect_fails_the_checks_that_find_it_with_its_reproducer(inne
     out = result.stdout.str()
     assert "wrong_gradient [exact]" in out
     assert f"from {WRONG_MUL} import Value" in out  # the reproducer
-    assert '[[accepted]]\nkind = "wrong_gradient"\nop = "mul"\nreason = "..."' in out  # how to accept it
+    accept = f'accept it in {inner.path / "audit-accepted.toml"} with:\n[[accepted]]\nkind = "wrong_gradient"'
+    assert accept + '\nop = "mul"\nreason = "..."' in out  # how to accept it
     suite = ET.parse(inner.path / "out.xml").getroot().find("testsuite")
     junit_failed = {c.get("name") for c in suite.findall("testcase") if c.find("failure") is not None}
     assert junit_failed == failed
@@ -301,3 +303,31 @@ def test_the_fixture_audits_once_and_applies_the_accepted_file(inner):
         """
     )
     run(inner).assert_outcomes(passed=1)
+
+
+@pytest.mark.slow
+def test_the_pages_sample_summary_is_what_micrograd_gives(tmp_path):
+    page = (ROOT / "docs" / "pytest-plugin.md").read_text(encoding="utf-8")
+    command = "pytest --audit=micrograd.engine\n--audit-examples 3"  # as the page says it, across a line
+    assert command in page
+    toml = page.split("## Accepting known findings", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    sample = page.split("## The terminal summary", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    assert tomllib.loads(toml)["accepted"]  # entries, checked by the plugin itself below
+    (tmp_path / "audit-accepted.toml").write_text(toml, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", *PLUGIN, "--audit=micrograd.engine", "--audit-examples", "3"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout[-3000:]  # the defect the page leaves unaccepted
+    lines = done.stdout.splitlines()
+    at = 0
+    for want in sample.splitlines():  # each line of the sample, in order; "..." ends a cut line
+        cut = want.removesuffix("...")
+        found = [
+            i
+            for i, line in enumerate(lines[at:], at)
+            if line == want or (cut != want and line.startswith(cut))
+        ]
+        assert found, f"{want!r} not in the summary:\n{done.stdout[-3000:]}"
+        at = found[0] + 1
+    assert "FAILED audit[micrograd.engine]::edge_points" in done.stdout
