@@ -204,7 +204,7 @@ def test_a_missing_audit_accepted_path_is_a_usage_error(inner):
 # ---------------------------------------------------------------------- whole audits
 @pytest.mark.slow
 def test_a_correct_engine_passes_every_applicable_check_and_junit_has_one_testcase_each(inner):
-    result = run(inner, f"--audit={CLEAN}", "--audit-examples", "2", "-rs", "--junitxml=out.xml")
+    result = run(inner, f"--audit={CLEAN}", "--audit-examples", "2", "-rsP", "--junitxml=out.xml")
     outcomes = result.parseoutcomes()
     assert result.ret == 0 and "failed" not in outcomes and "error" not in outcomes
     assert outcomes["passed"] + outcomes.get("skipped", 0) == len(check_names())
@@ -219,6 +219,18 @@ def test_a_correct_engine_passes_every_applicable_check_and_junit_has_one_testca
     # the facts found are in the terminal summary, counted
     assert f"{CLEAN}: {len(check_names())} checks run (2 examples per search, seed 0)" in result.stdout.str()
     assert "facts: " in result.stdout.str()
+    # each passing item's report has the check's part of the report (-rP shows it)
+    out = result.stdout.str()
+    assert out.count("Captured audit call") == outcomes["passed"]
+    assert f"audit of {CLEAN}: class Scalar (number .value, gradient .gradient, backwards())" in out
+
+
+@pytest.mark.slow
+def test_under_xdist_the_summary_gathers_the_workers_items(inner):
+    result = run(inner, f"--audit={CLEAN}", "--audit-examples", "1", "-n", "2")
+    outcomes = result.parseoutcomes()
+    assert result.ret == 0 and outcomes["passed"] + outcomes.get("skipped", 0) == len(check_names())
+    assert f"{CLEAN}: {len(check_names())} checks run (1 examples per search, seed 0)" in result.stdout.str()
 
 
 @pytest.mark.slow
