@@ -32,6 +32,7 @@ settings.load_profile(PROFILE)
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: a whole audit or a long run, a few seconds or more")
     config.addinivalue_line(
         "markers",
         "timing: asserts what the time probe measures; tox runs these alone, after the rest of the "
