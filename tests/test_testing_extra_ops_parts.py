@@ -11,6 +11,7 @@ import math
 from fractions import Fraction
 
 import pytest
+import sympy
 from hypothesis import strategies as st
 
 from autograd.testing import Graph, Node, SearchMode, resolve_engine, run_checks, runner
@@ -642,3 +643,29 @@ def test_an_identified_op_of_a_float32_engine_is_judged_at_float32s_precision():
     known, _ = extra_op_outcomes(_Float32Relu, examples=10)
     assert (known.status, known.inconclusive) == ("passed", 0), known.findings
     assert [f.kind for f in known.findings] == ["convention"]
+
+
+class _Unknowns(sound.Value):
+    """Three ops nothing identifies: bump (x exp(-x^2)), cubeX (x^3 - x, a name ending in X) and
+    +v that doubles its operand (a dunder)."""
+
+    def bump(self):
+        x, e = self.data, math.exp(-self.data * self.data)
+        return self._with_partials(x * e, (self,), ((1 - 2 * x * x) * e,))
+
+    def cubeX(self):
+        return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+
+    def __pos__(self):
+        return self._with_partials(2 * self.data, (self,), (2,))
+
+
+def test_an_unknown_op_is_an_undefined_sympy_function_named_after_its_method():
+    # a graph of it has a sympy expression: the method's name without a dunder's underscores
+    eng = resolve_engine(_Unknowns)
+    with registered_extras(eng, unknown=True) as extras:
+        assert {e.method: e.known for e in extras} == {"bump": None, "cubeX": None, "__pos__": None}
+        named = {"bump~?": "unknown_bump", "cubeX~?": "unknown_cubeX", "__pos__~?": "unknown_pos"}
+        for op, name in named.items():
+            symbols, expr = Graph((0.5,), (Node(op, (0,)),)).sympy()
+            assert expr == sympy.Function(name)(*symbols), (op, expr)
