@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from autograd.testing import Graph, Node, SearchMode, resolve_engine, run_checks, runner
 from autograd.testing import strategies as gs
+from autograd.testing.boundary import EngineRaised
 from autograd.testing.checks import extra_ops as extra_checks
 from autograd.testing.checks.extra_ops import extra_op_outcomes, taylor_order
 from autograd.testing.identify import AGREE_RTOL, extra_ops, identify, registered_extras
@@ -669,3 +670,15 @@ def test_an_unknown_op_is_an_undefined_sympy_function_named_after_its_method():
         for op, name in named.items():
             symbols, expr = Graph((0.5,), (Node(op, (0,)),)).sympy()
             assert expr == sympy.Function(name)(*symbols), (op, expr)
+
+
+def test_an_unknown_ops_refused_point_carries_the_engines_own_error_at_its_method():
+    # cubic refuses 1.5 (tests' _Ranged); sound.Value refuses to hold inf: either way the error
+    # names the op, and its cause is what the engine raised, at the stage of the method called
+    cubic = _by_method(_Ranged)["cubic"].spec
+    refusals = {1.5: "cubic: 1.5 outside [-2.55, 1.0]", math.inf: "Value: data must be finite, got inf"}
+    for x, raised in refusals.items():
+        with pytest.raises(ValueError, match=rf"^v\.cubic\(\) at \[{x}\]: ValueError$") as caught:
+            cubic.num([x], None)
+        cause = caught.value.__cause__
+        assert isinstance(cause, EngineRaised) and (cause.stage, str(cause.exc)) == ("cubic", raised)
