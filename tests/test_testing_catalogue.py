@@ -163,3 +163,36 @@ def test_a_family_parameter_is_not_read_from_a_value_at_zero():
     assert FIT["leaky_relu"]({0.0: 0.0, 1.5: 1.5}) is None
     assert FIT["elu"]({0.0: 0.0, 1.5: 1.5}) is None
     assert FIT["leaky_relu"]({-0.5: -0.05, -3.0: -0.3}) == 0.1  # the leftmost point, listed last
+
+
+def test_interval_versions_evaluate_with_20_guard_bits_and_widen_by_2_to_the_4_minus_prec(monkeypatch):
+    # polygamma is looked up in mpmath at each call: a spy there sees the working precision f runs at
+    seen = []
+    polygamma = mpmath.polygamma
+
+    def spy(n, x):
+        seen.append(mpmath.mp.prec)
+        return polygamma(n, x)
+
+    monkeypatch.setattr(mpmath, "polygamma", spy)
+    saved = iv.prec
+    try:
+        iv.prec = 128
+        INTERVAL_FUNCTIONS["polygamma"](iv.mpf(0), iv.mpf([2, 2]))
+        assert seen == [148, 148, 148]  # both ends and the middle, each at 128 + 20 bits
+        # a point interval: lo = hi = erf(0.5), each moved by 2 |erf(0.5)| 2**(4 - 128) = |erf(0.5)| 2**-123,
+        # so the width is 2**-122 of the value (to the outward rounding at 128 bits: well under 1 %)
+        y = INTERVAL_FUNCTIONS["erf"](iv.mpf([0.5, 0.5]))
+        with mpmath.workprec(300):
+            relative = (mpmath.mpf(y.b) - mpmath.mpf(y.a)) / mpmath.erf(mpmath.mpf(0.5))
+            assert abs(relative / mpmath.mpf(2) ** -122 - 1) < 0.01, relative
+    finally:
+        iv.prec = saved
+
+
+def test_silu_takes_its_form_that_cannot_overflow_below_minus_700():
+    # x / (1 + e^-x) above, x e^x below (e^-x overflows below -709.78); the two differ by an ulp at
+    # -700.1, and at -700 itself they give the same float
+    silu = known("silu")
+    assert silu.num([-700.1], None) == -700.1 * math.exp(-700.1) != -700.1 / (1 + math.exp(700.1))
+    assert silu.num([-699.9], None) == -699.9 / (1 + math.exp(699.9))

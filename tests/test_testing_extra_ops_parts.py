@@ -11,15 +11,18 @@ import math
 from fractions import Fraction
 
 import pytest
+import sympy
 from hypothesis import strategies as st
 
-from autograd.testing import Graph, Node, resolve_engine, runner
+from autograd.testing import Graph, Node, SearchMode, resolve_engine, run_checks, runner
 from autograd.testing import strategies as gs
+from autograd.testing.boundary import EngineRaised
 from autograd.testing.checks import extra_ops as extra_checks
 from autograd.testing.checks.extra_ops import extra_op_outcomes, taylor_order
 from autograd.testing.identify import AGREE_RTOL, extra_ops, identify, registered_extras
-from tests.engines import extra_exact_abs, extra_labelled, sound
+from tests.engines import extra_exact_abs, extra_labelled, float32, sound
 from tests.engines import extra_ops as extra_fixture
+from tests.engines.float32 import f32
 
 pytestmark = pytest.mark.usefixtures("discovery_afresh")
 
@@ -470,3 +473,212 @@ def test_a_remainder_of_exactly_0_gives_no_order_on_either_side():
     assert verdict.verdict == "unclear"
     assert [math.isnan(o) for o in verdict.orders] == [True, True, False, False]
     assert verdict.orders[2:] == [2, 2]
+
+
+# ---------------------------------------------------------------------- stopping at the first defect
+def test_with_first_defect_a_defect_found_alone_ends_the_search_before_any_graph_is_drawn():
+    # cubic's derivative is doubled at every point: the 9 graphs alone at identify's points each
+    # show it, and first_defect (verify_engine's mode) stops there. The shortest is alone at 0.3
+    # (its point has the fewest characters, and it comes first of those)
+    outcome = run_checks(["self_consistency"], _WrongCubic, examples=10, mode=SearchMode(first_defect=True))
+    found = outcome["self_consistency"]
+    assert (found.status, found.judged, found.inconclusive) == ("failed", len(XS), 0), found
+    (wrong,) = found.findings
+    assert (wrong.kind, wrong.op, wrong.point) == ("wrong_gradient", "cubic~?", (0.3,))
+    assert wrong.summary.startswith("d/dx0 of x0.cubic() at x0 = 0.3: engine -1.46, ")
+    # the reproducer, line by line: the graph as a function, the central differences of its forward,
+    # then the graph rebuilt on kept leaves to print the engine's gradient
+    assert wrong.reproducer.splitlines() == [
+        f"from {_WrongCubic.__module__} import _WrongCubic",  # the class, from where it is defined
+        "def f(x0):",
+        "    x0 = _WrongCubic(x0)",
+        "    n1 = x0.cubic()",
+        "    return n1",
+        "point = [0.3]",
+        "out = f(*point)",
+        "out.backward()",
+        "",
+        "def forward(x):",
+        "    return f(*point[:0], x, *point[1:]).data",
+        "x = point[0]",
+        "h = 1e-6 * max(1.0, abs(x))",
+        "central = (forward(x + h) - forward(x - h)) / (2 * h)",
+        "leaves = f.__code__.co_varnames[:1]",
+        "print('expected (central differences of the forward): d/dx0 =', central)",
+        "# the engine's gradient of the same call:",
+        "vals = [_WrongCubic(v) for v in point]",
+        "# (rebuilt with Values kept, to read the leaf's gradient)",
+        "x0 = vals[0]",
+        "n1 = x0.cubic()",
+        "n1.backward()",
+        "print('actual (backward()):                          d/dx0 =', vals[0].grad)",
+    ]
+
+
+def test_a_method_that_takes_a_number_is_judged_alone_at_identifys_points_with_that_number():
+    # v.scaled(0.7) (tests/engines/extra_takes_number.py: gradient 2k for k) gives a number at all 9
+    # points, each with room for a step: judged alone at each, wrong at each (1.4 for 0.7)
+    engine, first_defect = "tests.engines.extra_takes_number", SearchMode(first_defect=True)
+    found = run_checks(["self_consistency"], engine, examples=10, mode=first_defect)["self_consistency"]
+    assert (found.status, found.judged, found.inconclusive) == ("failed", len(XS), 0), found
+    (wrong,) = found.findings
+    assert (wrong.kind, wrong.op, wrong.point) == ("wrong_gradient", "scaled~?", (0.3,))
+    assert wrong.summary.startswith("d/dx0 of x0.scaled(0.7) at x0 = 0.3: engine 1.4, ")
+
+
+# ---------------------------------------------------------------------- the forward beside the point
+class _NoNumberAhead(sound.Value):
+    """x**3 - x, right wherever it gives a number; just ahead of 0.3, on (0.3, 0.35), its output
+    holds a string (no exception: reading it as a float is what fails)."""
+
+    def gap(self):
+        x = self.data
+        out = self._with_partials(x**3 - x, (self,), (3 * x * x - 1,))
+        return _with_number(out, "no number here") if 0.3 < x < 0.35 else out
+
+
+def test_a_forward_that_cannot_be_read_as_a_float_beside_the_point_is_inconclusive_and_says_where():
+    # 0.2, 0.3 and 0.4 give numbers (room for an operand); the Taylor steps ahead of 0.3 read a
+    # string, which float() refuses: the forward is what fails, and the summary says so
+    _, outcome = extra_op_outcomes(_NoNumberAhead, examples=5)
+    (doubt,) = outcome.findings
+    assert (doubt.kind, doubt.check, doubt.op) == ("inconclusive", "self_consistency", "gap~?")
+    assert doubt.summary == (
+        "x0.gap() at x0 = 0.3: the forward raises "
+        "ValueError: could not convert string to float: 'no number here' near the point"
+    )
+
+
+# ---------------------------------------------------------------------- one run judged, not two
+class _FirstRuns(sound.Value):
+    """Tells each graph's first run from a second run of the same graph: ``first`` says whether
+    the backward pass under way started from an output value other than the last pass's."""
+
+    last = None
+    first = True
+
+    def backward(self):
+        _FirstRuns.first = self.data != _FirstRuns.last
+        _FirstRuns.last = self.data
+        super().backward()
+
+
+class _SinOffOnAFirstRun(_FirstRuns):
+    """sin whose derivative is doubled on each graph's first run, right on a second run of the same
+    graph (so a judge that ran the engine again would judge a run the finding never saw)."""
+
+    def sin(self):
+        x = self.data
+        out = self._with_partials(math.sin(x), (self,), ())
+
+        def backward():
+            self.grad += math.cos(x) * (2 if _FirstRuns.first else 1) * out.grad
+
+        out._backward = backward
+        return out
+
+
+def test_an_identified_op_is_judged_on_the_gradients_of_the_run_that_gave_them():
+    # both votes (sympy, then central differences of the forward) judge the gradients of the one
+    # run: cos(x) doubled, confirmed, at x0 = -2.5, the first point alone
+    _FirstRuns.last = None
+    known, _ = extra_op_outcomes(_SinOffOnAFirstRun, examples=5)
+    wrong = [f for f in known.findings if f.kind in ("wrong_gradient", "inconclusive")]
+    assert [(f.kind, f.op) for f in wrong] == [("wrong_gradient", "sin~sin")], known.findings
+    assert " differs, confirmed by central differences " in wrong[0].summary
+    x = wrong[0].point[0]
+    assert eval(wrong[0].actual) == [2 * math.cos(x)]  # the first run's gradient
+
+
+class _ExactAbsOffOnAFirstRun(_FirstRuns):
+    """An exact engine whose abs(v) has the derivative 1 + 2**-60 (extra_exact_abs's defect) on each
+    graph's first run, and 1 on a second run of the same graph; as a float the derivative is 1.0,
+    so only a graph of Fractions shows it."""
+
+    def __abs__(self):
+        sign = 1 if self.data > 0 else -1
+        out = self._with_partials(abs(self.data), (self,), ())
+
+        def backward():
+            off = Fraction(1, 2**60) if _FirstRuns.first else 0
+            self.grad += sign * (1 + off) * out.grad
+
+        out._backward = backward
+        return out
+
+
+def test_an_exact_identified_op_is_judged_on_the_gradients_of_the_run_that_gave_them():
+    _FirstRuns.last = None
+    known, _ = extra_op_outcomes(_ExactAbsOffOnAFirstRun, examples=10)
+    (wrong,) = [f for f in known.findings if f.kind == "wrong_gradient"]
+    assert (wrong.op, wrong.summary.endswith("(confirmed by exact rationals)")) == ("__abs__~abs", True)
+    assert all(type(x) is Fraction for x in wrong.point)
+
+
+def test_a_row_without_a_parameter_is_identified_with_no_parameter():
+    # the parameter is None for a row that has none (only a family's is fitted: leaky_relu's, elu's)
+    spec, c = identify({x: math.sin(x) for x in XS}, 1)
+    assert (spec.name, c) == ("sin", None)
+    pairs = ((0.7, 1.3), (1.9, -0.4), (2.3, 0.6), (0.4, 2.2), (1.6, -1.1))  # identify.PAIRS
+    spec, c = identify({(a, b): a * b for a, b in pairs}, 2)
+    assert (spec.name, c) == ("mul", None)
+
+
+class _Float32Relu(float32.Value):
+    """A float32 engine (tests/engines/float32.py: its leaves rounded, so at most of identify's
+    points its values are a row's to ~1e-8 only, not 1e-9) with relu as ``dead()``, refused at the
+    positive points of identify.POINTS: the four negative ones (0 there, exactly, even in float32)
+    identify it as relu."""
+
+    def dead(self):
+        if self.data in {f32(x) for x in XS if x > 0}:
+            raise ValueError(f"dead: not at {self.data}")
+        return self._with_partials(max(self.data, 0.0), (self,), (1 if self.data > 0 else 0,))
+
+
+def test_an_identified_op_of_a_float32_engine_is_judged_at_float32s_precision():
+    # the engine is right for its precision: judged against float64's tolerances, its rounded
+    # gradients (d/dx3 = 6.1718254 for 6.1718249..., say) would be sympy's disagreements, left unresolved
+    eng = resolve_engine(_Float32Relu)
+    assert eng.precision == "float32" and [(e.method, e.known) for e in extra_ops(eng)] == [("dead", "relu")]
+    known, _ = extra_op_outcomes(_Float32Relu, examples=10)
+    assert (known.status, known.inconclusive) == ("passed", 0), known.findings
+    assert [f.kind for f in known.findings] == ["convention"]
+
+
+class _Unknowns(sound.Value):
+    """Three ops nothing identifies: bump (x exp(-x^2)), cubeX (x^3 - x, a name ending in X) and
+    +v that doubles its operand (a dunder)."""
+
+    def bump(self):
+        x, e = self.data, math.exp(-self.data * self.data)
+        return self._with_partials(x * e, (self,), ((1 - 2 * x * x) * e,))
+
+    def cubeX(self):
+        return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
+
+    def __pos__(self):
+        return self._with_partials(2 * self.data, (self,), (2,))
+
+
+def test_an_unknown_op_is_an_undefined_sympy_function_named_after_its_method():
+    # a graph of it has a sympy expression: the method's name without a dunder's underscores
+    eng = resolve_engine(_Unknowns)
+    with registered_extras(eng, unknown=True) as extras:
+        assert {e.method: e.known for e in extras} == {"bump": None, "cubeX": None, "__pos__": None}
+        named = {"bump~?": "unknown_bump", "cubeX~?": "unknown_cubeX", "__pos__~?": "unknown_pos"}
+        for op, name in named.items():
+            symbols, expr = Graph((0.5,), (Node(op, (0,)),)).sympy()
+            assert expr == sympy.Function(name)(*symbols), (op, expr)
+
+
+def test_an_unknown_ops_refused_point_carries_the_engines_own_error_at_its_method():
+    # cubic refuses 1.5 (tests' _Ranged); sound.Value refuses to hold inf: either way the error
+    # names the op, and its cause is what the engine raised, at the stage of the method called
+    cubic = _by_method(_Ranged)["cubic"].spec
+    refusals = {1.5: "cubic: 1.5 outside [-2.55, 1.0]", math.inf: "Value: data must be finite, got inf"}
+    for x, raised in refusals.items():
+        with pytest.raises(ValueError, match=rf"^v\.cubic\(\) at \[{x}\]: ValueError$") as caught:
+            cubic.num([x], None)
+        cause = caught.value.__cause__
+        assert isinstance(cause, EngineRaised) and (cause.stage, str(cause.exc)) == ("cubic", raised)
