@@ -393,3 +393,102 @@ def test_a_finding_tallies_the_other_nests_of_its_kind(monkeypatch, examples):
     assert others == (examples == 40)  # (the seed's draw: one nest at 0.75 besides the classic at 40)
     tally = f" (and {others} more of {len(nests)} nests)" if others else ""
     assert crash.summary.endswith("at v(k+1) = vk" + tally)
+
+
+# ---------------------------------------------------------------------- the second method, like terms
+def test_the_second_method_collects_like_terms_of_a_product_and_of_a_merge():
+    # E1 = (v0 + v1) * (v0 + v1): v0 * v1 twice; D = d/dv1 E1 = 2 v1 + 2 v0 = 4 v0 at v1 = v0;
+    # E0 = v0 * D = 4 v0 ** 2: d/dv0 E0 = 8 v0 = 6 at 0.75
+    twice = ("add", ("var", 0), ("var", 1))
+    square = pn.Nest((("mul", ("var", 0), ("D",)), ("mul", twice, twice)), 0.75)
+    assert pn.by_polynomials(square) == 6
+    # E1 = (v0 + v1) * v1 = v0 v1 + v1 ** 2: D = v0 + 2 v1, merged: v0 and 2 v1 are both terms in v0,
+    # D = 3 v0; E0 = v0 * D = 3 v0 ** 2: d/dv0 E0 = 6 v0 = 4.5 at 0.75
+    merged = pn.Nest((("mul", ("var", 0), ("D",)), ("mul", twice, ("var", 1))), 0.75)
+    assert pn.by_polynomials(merged) == Fraction(9, 2)
+
+
+def test_the_second_methods_answer_is_a_fraction_even_when_it_is_zero():
+    # D = d/dv1 (3 v1) = 3, E0 = 2 D = 6: no term in v0 is left, d/dv0 E0 = 0
+    constant = pn.Nest((("mul", ("D",), ("const", 2)), ("mul", ("var", 1), ("const", 3))), 0.75)
+    answer = pn.by_polynomials(constant)
+    assert type(answer) is Fraction and answer == 0
+
+
+# ---------------------------------------------------------------------- an answer that is no float
+# E1 = v0 * v1 * v1: D = 2 v0 v1 = 2 v0 ** 2 at v1 = v0; E0 = v0 * D = 2 v0 ** 3: d/dv0 E0 = 6 v0 ** 2,
+# at the float 0.1 the exact 6 * Fraction(0.1) ** 2, which no float holds (0.1's 53 bits, squared)
+AT_A_TENTH = pn.Nest((("mul", ("var", 0), ("D",)), ("mul", ("mul", ("var", 0), ("var", 1)), ("var", 1))), 0.1)
+A_TENTH_ANSWER = 6 * Fraction(0.1) ** 2
+
+
+def _rounding_text(want):
+    return (
+        f"sympy {float(want)!r} differs, polynomials in Fractions cannot judge "
+        f"({float(want)!r} is not exactly a float: rounding may explain it): unresolved"
+    )
+
+
+def test_a_float_answer_off_an_answer_no_float_holds_is_unresolved(monkeypatch):
+    assert Fraction(float(A_TENTH_ANSWER)) != A_TENTH_ANSWER  # (the premise: no float is the answer)
+    monkeypatch.setattr(pn, "CLASSIC", AT_A_TENTH)  # first, then 3 nests at exact points: all right
+    result = pn.probe_nested(autograd, examples=0)
+    (finding,) = result.findings
+    want = repr(float(A_TENTH_ANSWER))
+    assert (finding.kind, finding.check, finding.expected) == ("inconclusive", "nested", want)
+    assert abs(float(finding.actual) - 0.06) < 1e-15  # our engine's float, rounded
+    assert finding.summary.endswith(f"gives {finding.actual}; " + _rounding_text(A_TENTH_ANSWER))
+    assert (result.judged, result.inconclusive) == (3, 1)
+
+
+def test_an_exact_answer_off_an_answer_no_float_holds_is_a_defect(monkeypatch):
+    # an engine computing in Fractions has no rounding to explain a difference
+    monkeypatch.setattr(pn, "CLASSIC", AT_A_TENTH)
+    exact = _engine(_Answers, convert=lambda x: Fraction(x) + Fraction(1, 10**15))
+    result = pn.probe_nested(exact, examples=0)
+    (finding,) = result.findings
+    want = repr(float(A_TENTH_ANSWER))
+    assert (finding.kind, finding.expected) == ("wrong_gradient", want)
+    assert f"; sympy {want} differs, confirmed by polynomials in Fractions {want}" in finding.summary
+
+
+def test_a_run_with_defects_and_unresolved_nests_reports_each_kind_with_its_own_tally(monkeypatch):
+    # the confused engine: the nest at 0.1 first (its answer no float: unresolved), then the
+    # generated nests, each a defect (see the test of interior gradients above: 7 of 7)
+    monkeypatch.setattr(pn, "CLASSIC", AT_A_TENTH)
+    result = pn.probe_nested(perturbation_confusion, examples=0)
+    unresolved, wrong = result.findings
+    assert unresolved.kind == "inconclusive" and unresolved.summary.endswith(_rounding_text(A_TENTH_ANSWER))
+    assert wrong.kind == "wrong_gradient" and wrong.summary.endswith("(and 2 more of 4 nests)")
+    assert (result.judged, result.inconclusive) == (3, 1)
+
+
+# ---------------------------------------------------------------------- the reproducer as pasted
+def test_the_reproducer_is_the_nest_written_as_a_user_of_create_graph_writes_it():
+    result = pn.probe_nested(perturbation_confusion, examples=0)
+    reproducer = result.findings[0].reproducer  # the classic's
+    # every line as the user reads it: the levels named as the summary names them (E_k, D), and
+    # D, like every gradient, made a Value by g for the level that uses it
+    assert reproducer.splitlines() == [
+        "from tests.engines.perturbation_confusion import Value",
+        "def g(x):  # a gradient may be a plain number: a Value for the next level",
+        "    return x if isinstance(x, Value) else Value(x)",
+        "levels = [lambda v, D: (v[0] * g(D)), lambda v, D: (v[0] + v[1])]"
+        "  # E_k of v[0..k] and D, the level below",
+        "leaves = []",
+        "def derivative(k):  # d E_k / d v[k], the leaves v[k], v[k+1], ... all standing for v[k]",
+        "    leaves.append(Value(0.75))",
+        "    D = derivative(k + 1) if k + 1 < len(levels) else None",
+        "    E = levels[k](leaves, D)",
+        "    for x in leaves:",
+        "        x.grad = 0",
+        "    E.backward(create_graph=True)",
+        "    total = g(leaves[k].grad)",
+        "    for x in leaves[k + 1:]:",
+        "        total = total + g(x.grad)",
+        "    return total",
+        "got = derivative(0)",
+        "got = got.data if isinstance(got, Value) else got",
+        "print('expected (sympy): 1.0; actual:', got)",
+    ]
+    assert printed(reproducer) == "expected (sympy): 1.0; actual: 2"
