@@ -1,9 +1,9 @@
-"""Confirm, independently of the harness, every defect AUDITS.md reports.
+"""Confirm, independently of the harness, every defect the audit pages (docs/audits/) report.
 
     python .ci/confirm_audits.py     # needs the engines of tox -e audits installed
     python .ci/confirm_audits.py --engines mikegrad,kaitorch     # some of them
 
-Then, against the results `.ci/audits.py` saved (.audits/results): every defect the audits
+Then, against the results `.ci/audits.py` saved (.ci/audit-results): every defect the audits
 reported must be one a case here confirmed (else the exit status is 1 and the defect is listed as
 NOT COVERED), and the confirmed defects the audits missed are listed (information).
 
@@ -66,7 +66,7 @@ class Api:
 @dataclass(frozen=True)
 class Case:
     engine: str  # name==version
-    defect: str  # kind (op), as AUDITS.md lists it
+    defect: str  # kind (op), as the matrix (docs/audits/index.md) lists it
     api: Api
     code: str  # builds `out` from `a` (and `b`)
     expr: sympy.Expr  # the same function in sympy, of x (and y)
