@@ -370,7 +370,6 @@ NOTES: dict[str, str] = {
         "`self.reciprocal() * other`, and 1 / 5e-324 overflows to inf, times 0 (confirm_audits, through "
         "0-d float64 tensors as the adapter builds them)."
     ),
-    OURS: "No defects: nothing to confirm.",
 }
 
 #: How to read the matrix, a paragraph each (the first follows the list of defect classes).
@@ -589,18 +588,19 @@ def json_document(stdout: str) -> dict[str, Any] | None:
 
 
 def harness() -> str:
-    """The harness that audits: this checkout's version and commit (and whether autograd/ differs
-    from the commit), as the pages state it."""
+    """The harness that audits, as the pages state it: the package's version and the last commit
+    that changed autograd/ (and whether autograd/ has changed since)."""
     version = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(), re.M)[1]
     git = ["git", "-C", str(ROOT)]
     try:
-        commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
+        commit = subprocess.run([*git, "log", "-1", "--format=%H", "--", "autograd"], capture_output=True,
+                                text=True, check=True)  # fmt: skip
         changed = subprocess.run([*git, "status", "--porcelain", "--", "autograd"], capture_output=True,
                                  text=True, check=True)  # fmt: skip
     except (OSError, subprocess.CalledProcessError):
         return f"verified-autograd {version}"
     local = " with local changes to autograd/" if changed.stdout.strip() else ""
-    return f"verified-autograd {version} at commit {commit.stdout.strip()[:12]}{local}"
+    return f"verified-autograd {version}, autograd/ as of commit {commit.stdout.strip()[:12]}{local}"
 
 
 def signal_name(returncode: int) -> str:
@@ -1025,12 +1025,9 @@ def engine_page(label: str, result: dict[str, Any], columns: list[str]) -> str:
                     lines.append(f"| `{kind}` | {defect_cell(group)} | {len(group)} |")
         else:
             lines.append("None.")
-        lines += [
-            "",
-            "## How the defects were confirmed",
-            "",
-            linked_notes(NOTES.get(label.removesuffix(" (adapter)"), "Not confirmed.")),
-        ]
+        if defects:
+            notes = NOTES.get(label.removesuffix(" (adapter)"), "Not confirmed.")
+            lines += ["", "## How the defects were confirmed", "", linked_notes(notes)]
         lines += ["", "## Facts", "", *fact_lines(report, columns)]
         reproducible = [
             f
