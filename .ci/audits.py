@@ -1005,7 +1005,8 @@ def engine_page(label: str, result: dict[str, Any], columns: list[str]) -> str:
         f"- **Audit time**: {result['seconds']:.0f} s",
     ]
     if result["status"] != "audited":
-        lines += ["", "## Not audited", "", short_failure(result), ""]
+        why = short_failure(result)
+        lines += ["", "## Not audited", "", why[:1].upper() + why[1:] + "."]
     else:
         report = result["json"]
         lines.insert(-2, f"- **Class**: `{report['class']}`")
