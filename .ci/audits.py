@@ -341,6 +341,10 @@ NOTES: dict[str, str] = {
         "raises because y**2 overflows (confirm_audits). crash (softsign~softsign): softsign(1e300) "
         "is 1.0 as a double and its derivative rounds to 0.0 (sympy); the engine raises in backward() "
         "(confirm_audits)."
+        " crash (gamma_actual): its backward evaluates the engine's gamma at x - 1e-6, which raises "
+        "ValueError for a non-positive argument, so backward() raises at every x up to 1e-6: at 5e-7, "
+        "where the gamma is 2.0e6 and its derivative -4.0e12 (sympy; confirm_audits); the audit's own "
+        "witness, 1.1e-308, is the same cause."
     ),
     "fauxgrad==0.2": "crash (sigmoid): as scalargrad (confirm_audits). Parents in a list: deterministic.",
     "tardigrad==0.1.0": (
