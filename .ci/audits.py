@@ -1,10 +1,10 @@
-"""Regenerate AUDITS.md: the audit of real scalar autograd engines from the package index.
+"""Regenerate docs/audits/: the audit of real scalar autograd engines from the package index.
 
     tox -e audits                      # = python .ci/audits.py --install
     python .ci/audits.py --install     # installs the pinned engines below, audits them all
     python .ci/audits.py               # the same, with the engines already installed
     python .ci/audits.py --only mikegrad,torch   # re-audit two, the others from the last run
-    python .ci/audits.py --render      # audit nothing: AUDITS.md from the last run (after editing NOTES)
+    python .ci/audits.py --render      # audit nothing: the pages from the last run (after editing NOTES)
 
 Installs.  Most engines go into the running environment with their dependencies, in one
 ``pip install`` (one resolution: a conflict between two engines stops the run at once).  An
@@ -21,8 +21,13 @@ becomes a row saying so rather than the end of the run.  Only the JSON document 
 field the harness adds later is carried along), and the per-engine text is rendered from it.
 
 The notes on how each reported defect was confirmed are written by hand, after checking every
-defect against sympy (``.ci/confirm_audits.py``): they live in NOTES below and go into AUDITS.md
-as they are.
+defect against sympy (``.ci/confirm_audits.py``): they live in NOTES below and go into the
+engines' pages as they are.
+
+Pages.  docs/audits/index.md holds the matrix (engine by defect class), how to read it and the
+corpus; docs/audits/<engine>.md one engine each (``page_of``): what was audited, its defects with
+their reproducers, the notes, its facts and the report.  Both are written from the saved results
+alone, so ``--render`` writes the same pages as the run did.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ import importlib.metadata
 import json
 import math
 import os
+import platform
+import re
 import shutil
 import signal
 import subprocess
@@ -47,9 +54,14 @@ from autograd.testing.findings import DEFECT_KINDS, SEVERITIES, Severity  # noqa
 
 #: Where engines installed with --target live (each in its own directory) and the last run's results.
 AUDITS_DIR = Path(os.environ.get("AUDITS_DIR", ROOT / ".audits"))
-RESULTS = AUDITS_DIR / "results"  # each audit's result as JSON, for --only and .ci/confirm_audits.py
-#: Seconds one audit may take before its process group is killed (the row then says so).
-DEFAULT_TIMEOUT = 600
+#: Each audit's result as JSON (committed: the pages are rendered from them alone, and
+#: tests/test_audits_pages.py checks that they are), for --render, --only and .ci/confirm_audits.py.
+RESULTS = ROOT / ".ci" / "audit-results"
+#: The generated pages: index.md (the matrix) and one page per engine.
+DOCS = ROOT / "docs" / "audits"
+#: Seconds one audit may take before its process group is killed (the row then says so): omnigrad's
+#: audit (a gamma integrated in a million Python steps per call) took 1005 s on a loaded 2-core machine.
+DEFAULT_TIMEOUT = 1800
 TORCH_ADAPTER = "autograd.testing.adapters:torch_float64"
 
 
@@ -272,7 +284,7 @@ NOTES: dict[str, str] = {
         "and wrong_gradient (tanh): (e^x - e^-x)/(e^x + e^-x) through numpy gives 0.0 at 1e-300 and nan "
         "(value and gradient) at 1e4 (sympy 1e-300, 1.0 and 0.0); the audit's own witness is milder, "
         "tanh(0.0078125) off by 38 units in the last place, 4.2e-15 relative (the same cancellation). "
-        "The methods the audit now reaches: wrong_value (cosh, sinh) by the same exponentials: inf at "
+        "Its methods under other names: wrong_value (cosh, sinh) by the same exponentials: inf at "
         "710.4758600739439 where both are 1.7976931348621744e308, and sinh(1e-20) gives 0.0; wrong_gradient "
         "(logistic, as sigmoid): d/dx at -1e20 is nan (sympy 0.0). wrong_gradient (rpow): d(0**x)/dx at 1 "
         "is nan (sympy 0: 0**x is 0 for x > 0). exponential_time: the `derivative` property walks every "
@@ -330,6 +342,10 @@ NOTES: dict[str, str] = {
         "raises because y**2 overflows (confirm_audits). crash (softsign~softsign): softsign(1e300) "
         "is 1.0 as a double and its derivative rounds to 0.0 (sympy); the engine raises in backward() "
         "(confirm_audits)."
+        " crash (gamma_actual): its backward evaluates the engine's gamma at x - 1e-6, which raises "
+        "ValueError for a non-positive argument, so backward() raises at every x up to 1e-6: at 5e-7, "
+        "where the gamma is 2.0e6 and its derivative -4.0e12 (sympy; confirm_audits); the audit's own "
+        "witness, 1.1e-308, is the same cause."
     ),
     "fauxgrad==0.2": "crash (sigmoid): as scalargrad (confirm_audits). Parents in a list: deterministic.",
     "tardigrad==0.1.0": (
@@ -359,28 +375,57 @@ NOTES: dict[str, str] = {
         "`self.reciprocal() * other`, and 1 / 5e-324 overflows to inf, times 0 (confirm_audits, through "
         "0-d float64 tensors as the adapter builds them)."
     ),
-    OURS: "no defects.",
 }
 
-#: Harness false alarms met while auditing these engines, each with its regression test and fix.
-FALSE_ALARMS = (
-    "pyfit 1.0.2 (no negation, no powers) got a `crash` from the stateful check, which fell back to "
-    "`-x` and drew `x ** 2`, and would have from linearity (`Fraction * Value`): the stateful machine "
-    "now draws only the ops the engine has (falling back to `a + a`), linearity is not applicable "
-    "without `c * x`. Regression: `test_the_audit_never_feeds_an_engine_an_op_it_lacks` on the "
-    "`tests/engines/missing_ops.py` fixture.",
-    "vizgrad 0.1.2 got a `crash` from the stateful check (`'numpy.float64' object has no attribute "
-    "'__iadd__'`): the hand adapter it was then audited through wrote `numpy.zeros_like(leaf.data) + g`, "
-    "a numpy scalar, where vizgrad keeps 0-d arrays and adds into them in place. vizgrad is now audited "
-    "by discovery with no adapter: a 0-d array is read as its number, and a gradient the harness writes "
-    "is a copy of the 0-d array the engine keeps (`autograd.testing.engines.numbers.write_grad`). "
-    "Regression: `test_a_0d_array_engine_audits_clean_with_its_stateful_check_judged` and "
+#: How to read the matrix, a paragraph each (the first follows the list of defect classes).
+READING = (
+    "the conventions an engine follows, what it does not support, the invalid inputs it "
+    "accepts, how deep a backward it survives, and `inconclusive` findings (a disagreement one method saw "
+    "and a second, independent one did not confirm), never counted as defects. A wrong gradient is a "
+    "defect when it is exact on a rational graph (an engine that keeps Fractions) or when a second, "
+    "independent method agrees (finite differences of the graph's forward in plain floats); a wrong value "
+    "when it is off both from the high-precision reference and from a plain float evaluation of the same "
+    "program; a `crash` is an exception at a point inside the op's domain; `nondeterministic` is the same "
+    "graph giving different gradients from build to build.",
+    "**Severity.** A wrong value or gradient is `wrong` at an ordinary point (every operand and exact "
+    "result 0 or a finite number between 2**-500 and 2**500), and at an extreme point when off by more "
+    "than 1e-3 relative and 16 ulps; otherwise (off by at most 1e-3 relative or 16 ulps where an operand "
+    "or the exact result is subnormal, tiny or huge) it is *inaccurate at the extremes*. Both are "
+    "defects. [The audit's page](../audit.md) defines severity in full.",
+    "**The cells.** A cell names the ops in which a defect of its class was found (**yes** when the "
+    "finding is about no op in particular, as nondeterminism): in bold where they are wrong, after "
+    "`at the extremes:` where they are only inaccurate at the extremes; `·` means none. An op of an "
+    "engine's own (found by its values) is written `method~op`, the method's name, then the op of the "
+    "catalogue it was identified as (`method~?` when it is none of them). `accepts_invalid` "
+    "(information, not a defect) counts the invalid inputs accepted without an error. `?` in every cell "
+    "means the engine could not be audited (the last column says why). The last column lists the other "
+    "facts: the depth a backward survives at the default recursion limit, the count of each kind of "
+    "information, and how the gradient is read when it is not by `backward()`.",
+    "**Confirmed by hand.** Every defect in these pages was checked again against sympy by "
+    "`.ci/confirm_audits.py`: it evaluates sympy's value or derivative at the reported point with "
+    "mpmath (at 12,000 and 24,000 digits, which must agree) and runs the engine there from hand-written "
+    "lines in a fresh interpreter, independently of the harness. Each engine's page says how each of "
+    "its defects was confirmed.",
+)
+
+#: The harness's guards against false alarms that engines of this corpus make concrete, each with
+#: the test that holds it (present tense: what the harness does, on which engine it matters).
+GUARDS = (
+    "An engine that lacks ops is never fed them: pyfit 1.0.2 has no negation and no powers, so the "
+    "stateful machine draws only the ops the engine has (falling back to `a + a`) and linearity is not "
+    "applicable without `c * x`; a missing op is `unsupported`, never a `crash`. Held by "
+    "`test_the_audit_never_feeds_an_engine_an_op_it_lacks` on the `tests/engines/missing_ops.py` fixture.",
+    "An engine that keeps 0-d arrays is audited by discovery, with no adapter: vizgrad 0.1.2 keeps its "
+    "number and gradient as 0-d numpy arrays and adds into them in place, so a 0-d array is read as its "
+    "number and a gradient the harness writes is a copy of the 0-d array the engine keeps "
+    "(`autograd.testing.engines.numbers.write_grad`), never a numpy scalar, which has no `__iadd__`. "
+    "Held by `test_a_0d_array_engine_audits_clean_with_its_stateful_check_judged` and "
     "`test_a_gradient_written_to_a_0d_array_engine_stays_a_fresh_0d_array_it_adds_into` on the "
     "`tests/engines/zero_d_arrays.py` fixture.",
-    "`.ci/confirm_audits.py` first evaluated sympy's derivative of tanh at 1e4 with `sympy.N(expr, 30)`, "
-    "which returned 1.1e-165 for 1 - tanh(10000)**2 = 4e-8686; it now evaluates with mpmath at 12,000 "
-    "and 24,000 digits and requires both to agree. (The harness's own reference got 0.0, right as a "
-    "double.)",
+    "An exact result far below the floats is evaluated with enough digits: `.ci/confirm_audits.py` "
+    "evaluates sympy's expressions with mpmath at 12,000 and 24,000 digits and requires both to agree, "
+    "because `sympy.N(expr, 30)` gives 1.1e-165 for 1 - tanh(10000)**2, which is 4e-8686 (0.0 as a "
+    "double, which is what the harness's own reference gives).",
 )
 
 #: The matrix's columns: the defect kinds (this checkout's list, whatever it has grown to), then the
@@ -498,7 +543,7 @@ def check_installed(engines: tuple[Audited, ...]) -> None:
             )
         if not same_version(have, want):
             sys.exit(
-                f"audits: {engine.name} {have} is installed{where}, AUDITS.md is about {engine.requirement}"
+                f"audits: {engine.name} {have} is installed{where}, the audit is of {engine.requirement}"
             )
     check_names(engines)
 
@@ -547,6 +592,22 @@ def json_document(stdout: str) -> dict[str, Any] | None:
     return found
 
 
+def harness() -> str:
+    """The harness that audits, as the pages state it: the package's version and the last commit
+    that changed autograd/ (and whether autograd/ has changed since)."""
+    version = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(), re.M)[1]
+    git = ["git", "-C", str(ROOT)]
+    try:
+        commit = subprocess.run([*git, "log", "-1", "--format=%H", "--", "autograd"], capture_output=True,
+                                text=True, check=True)  # fmt: skip
+        changed = subprocess.run([*git, "status", "--porcelain", "--", "autograd"], capture_output=True,
+                                 text=True, check=True)  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return f"verified-autograd {version}"
+    local = " with local changes to autograd/" if changed.stdout.strip() else ""
+    return f"verified-autograd {version}, autograd/ as of commit {commit.stdout.strip()[:12]}{local}"
+
+
 def signal_name(returncode: int) -> str:
     try:
         return signal.Signals(-returncode).name
@@ -558,6 +619,7 @@ def run_audit(engine: Audited | None, extra: list[str], timeout: float) -> dict[
     """One audit in a child process of its own (and its own process group, so that a timeout also
     ends whatever it started): {"status": "audited" | "cannot_audit" | "timeout" | "died", ...}."""
     command = audit_command(engine, extra)
+    made_by = {"harness": harness(), "python": platform.python_version()}
     start = time.perf_counter()
     child = subprocess.Popen(
         command,
@@ -579,9 +641,15 @@ def run_audit(engine: Audited | None, extra: list[str], timeout: float) -> dict[
             "command": command[3:],
             "reason": f"no report after {timeout:.0f} s (the audit process was killed)",
             "stderr": stderr[-4000:],
+            **made_by,
         }
     seconds = time.perf_counter() - start
-    result: dict[str, Any] = {"seconds": seconds, "command": command[3:], "returncode": child.returncode}
+    result: dict[str, Any] = {
+        "seconds": seconds,
+        "command": command[3:],
+        "returncode": child.returncode,
+        **made_by,
+    }
     report = json_document(stdout) if child.returncode in (0, 1) else None
     lines = [line for line in stderr.splitlines() if line.strip()]
     if report is not None:
@@ -621,7 +689,12 @@ def status_of(check: Any) -> str:
 
 def ops_of(findings: list[dict[str, Any]]) -> str:
     ops = sorted({f.get("op") or "" for f in findings})
-    return ", ".join(op for op in ops if op) or "yes"
+    return ", ".join(markdown(op) for op in ops if op) or "yes"
+
+
+def markdown(name: str) -> str:
+    """A name as markdown text: `__abs__` would be bold `abs`."""
+    return name.replace("__", "\\_\\_")
 
 
 def severity_of(finding: dict[str, Any]) -> Severity | None:
@@ -673,7 +746,9 @@ def facts(report: dict[str, Any], columns: list[str]) -> str:
     return "; ".join(parts) or "-"
 
 
-def matrix_row(label: str, result: dict[str, Any], columns: list[str]) -> str:
+def matrix_row(label: str, result: dict[str, Any], columns: list[str], page: str = "") -> str:
+    """The engine's row of the matrix (its label a link to its page, given one)."""
+    label = f"[{label}]({page})" if page else label
     if result["status"] != "audited":
         return f"| {label} | " + " | ".join("?" for _ in columns) + f" | **{short_failure(result, 160)}** |"
     report = result["json"]
@@ -700,7 +775,8 @@ def short_failure(result: dict[str, Any], limit: int = 0) -> str:
     return f"{words}: {reason}".replace("|", "/")
 
 
-def summary_row(label: str, result: dict[str, Any], kinds: tuple[str, ...]) -> str:
+def summary_row(label: str, result: dict[str, Any], kinds: tuple[str, ...], page: str = "") -> str:
+    label = f"[{label}]({page})" if page else label
     if result["status"] != "audited":
         return f"| {label} | - | {short_failure(result, 160)} | | | | | {result['seconds']:.0f} s |"
     report = result["json"]
@@ -712,7 +788,7 @@ def summary_row(label: str, result: dict[str, Any], kinds: tuple[str, ...]) -> s
     shown = "; ".join(f"{k}: {ops_of(group)}" for k, group in sorted(by_kind.items())) or "none"
     depths = [f["actual"].split(" (")[0] or f["expected"] for f in findings if f["kind"] == "depth_limit"]
     invalid = sum(f["kind"] == "accepts_invalid" for f in findings)
-    unsupported = sorted({f.get("op") or "numbers" for f in findings if f["kind"] == "unsupported"})
+    unsupported = sorted({markdown(f.get("op") or "numbers") for f in findings if f["kind"] == "unsupported"})
     na = [name for name, check in report["checks"].items() if status_of(check) == "not_applicable"]
     return (
         f"| {label} | `{report['class']}` | {shown} | {', '.join(depths) or '?'} | {invalid} | "
@@ -720,8 +796,9 @@ def summary_row(label: str, result: dict[str, Any], kinds: tuple[str, ...]) -> s
     )
 
 
-def text_report(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
-    """The report as text, from the JSON document (the same layout as the command's text output)."""
+def text_report(result: dict[str, Any], kinds: tuple[str, ...], reproducers: bool = True) -> str:
+    """The report as text, from the JSON document (the same layout as the command's text output),
+    with or without the reproducers."""
     if result["status"] != "audited":
         tail = "\n".join(result.get("stderr", "").rstrip().splitlines()[-15:])
         command = " ".join(["python", *result["command"]])
@@ -773,7 +850,7 @@ def text_report(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
         for f in report["findings"]
         if f.get("reproducer") and (f["kind"] in kinds or f["kind"] == "inconclusive")
     ]
-    if reproducible:
+    if reproducible and reproducers:
         lines.append("\nreproducers")
         for f in reproducible:
             lines.append(f"--- {f['kind']} {f.get('op') or ''} [{f['check']}]".rstrip())
@@ -784,68 +861,97 @@ def text_report(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
-def render(results: dict[str, dict[str, Any]], extra: list[str]) -> str:
+def corpus() -> list[tuple[Audited | None, str, str]]:
+    """(engine, label, name) of every audit, ours last (engine None): the label heads its row and
+    page, the name is its results file's (RESULTS/<name>.json)."""
+    return [*((e, e.label, e.name) for e in ENGINES), (None, OURS, "autograd")]
+
+
+def saved_results() -> dict[str, dict[str, Any]]:
+    """The saved result of every audit of the corpus that has one, by label, in the corpus's order."""
+    paths = [(label, RESULTS / f"{name}.json") for _, label, name in corpus()]
+    return {label: json.loads(path.read_text()) for label, path in paths if path.exists()}
+
+
+def pages(results: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """Every page of docs/audits/, by file name, from the results alone."""
+    columns = matrix_columns(results)
+    written = {"index.md": index_page(results)}
+    for label, result in results.items():
+        written[page_of(label)] = engine_page(label, result, columns)
+    return written
+
+
+def write_pages(written: dict[str, str]) -> None:
+    """Write the pages into docs/audits/, removing the page of an engine no longer audited."""
+    DOCS.mkdir(parents=True, exist_ok=True)
+    for stale in set(p.name for p in DOCS.glob("*.md")) - set(written):
+        (DOCS / stale).unlink()
+    for name, text in written.items():
+        (DOCS / name).write_text(text)
+
+
+def page_of(label: str) -> str:
+    """The file name, in docs/audits/, of the page of the engine a result is labelled with."""
+    return "verified-autograd.md" if label == OURS else label.partition("==")[0].lower() + ".md"
+
+
+def title_of(label: str) -> str:
+    """An engine's name and version as a heading: `micrograd 0.1.0`."""
+    name, _, version = label.removesuffix(" (adapter)").partition("==")
+    return f"{name} {version} through the adapter" if label.endswith(" (adapter)") else f"{name} {version}"
+
+
+def how_run(results: dict[str, dict[str, Any]]) -> str:
+    """How the results were produced: the command, the harness and the Python they were run with."""
+    made = sorted({(r.get("harness", ""), r.get("python", "")) for r in results.values()})
+    harness = " and ".join(
+        (h or "the harness of this repository") + (f" on Python {p}" if p else "") for h, p in made
+    )
+    return (
+        "`python -m autograd.testing audit TARGET --json` in a process of its own (its page gives the "
+        f"command, its report the settings), with {harness}"
+    )
+
+
+def index_page(results: dict[str, dict[str, Any]]) -> str:
+    """docs/audits/index.md: the matrix of engines by defect class, how to read it, the corpus."""
     kinds = defect_kinds()
     columns = matrix_columns(results)
-    flags = f" `{' '.join(extra)}`" if extra else ""
     audited = sum(r["status"] == "audited" for r in results.values())
+    indexed = [e for e in ENGINES if e.label in results and "--adapter" not in e.args]
+    adapted = [e for e in ENGINES if e.label in results and "--adapter" in e.args]
+    minutes = sum(r["seconds"] for r in results.values()) / 60
     lines = [
-        "# Audits of scalar autograd engines from the package index",
+        "# Audits of scalar autograd engines",
         "",
-        "Generated by `tox -e audits` (`.ci/audits.py`): each engine below, at the pinned version, audited "
-        f"with `python -m autograd.testing audit TARGET --json`{flags} at default settings in a process of "
-        f"its own (Python {sys.version_info.major}.{sys.version_info.minor}); {audited} of {len(results)} "
-        f"could be audited, in {sum(r['seconds'] for r in results.values()) / 60:.0f} minutes of wall time "
-        "one after another. Our own engine is the last row. Defects are "
+        f"The harness of this repository audits {len(indexed)} scalar autograd engines from the package "
+        f"index, each at a pinned version, {', '.join(e.name for e in adapted) or 'no other'} through "
+        "the adapter the package ships, and, in the last row, this repository's own engine: "
+        f"{audited} of {len(results)} could be audited. Each engine has a page of its own (follow its "
+        "name in the matrix): what was audited, its defects with a reproducer for each, how each defect "
+        "was confirmed independently of the harness, the facts the audit found and the report.",
+        "",
+        f"These pages are generated by `tox -e audits` (`.ci/audits.py`): each engine audited with "
+        f"{how_run(results)}; {minutes:.0f} minute{'' if round(minutes) == 1 else 's'} of wall "
+        "time one after another. `python .ci/audits.py --render` writes them again from the saved "
+        "results.",
+        "",
+        "## How to read the matrix",
+        "",
+        "**Defects and information.** The defect classes are "
         + ", ".join(f"`{k}`" for k in kinds)
-        + "; everything else is information.",
+        + "; everything else the audit reports is information: "
+        + READING[0],
         "",
+        *(paragraph for text in READING[1:] for paragraph in (text, "")),
         "## Matrix",
-        "",
-        "Which engine fails which class, at a glance: a cell names the ops in which a defect of that class "
-        "was found (**yes** when the finding is about no op in particular), in bold where it is wrong, "
-        "after `at the extremes:` where a wrong value or gradient is only inaccurate at the extremes "
-        "(off by at most 1e-3 relative or 16 ulps where an operand or the exact result is subnormal, "
-        "tiny or huge: the README's Severity), `·` none; `accepts_invalid` "
-        "(information, not a defect) counts the invalid inputs accepted without an error; `?`: not audited "
-        "(the last column says why). The last column lists the other facts: the depth a backward survives "
-        "at the default recursion limit, conventions, unsupported ops, inconclusive findings, and how the "
-        "gradient is read when it is not by `backward()`.",
         "",
         "| engine | " + " | ".join(f"`{c}`" for c in columns) + " | facts |",
         "|---|" + "---|" * len(columns) + "---|",
     ]
-    lines += [matrix_row(label, result, columns) for label, result in results.items()]
+    lines += [matrix_row(label, result, columns, page_of(label)) for label, result in results.items()]
     lines += [
-        "",
-        "## The corpus",
-        "",
-        "| engine | audited as | why it is here | installed |",
-        "|---|---|---|---|",
-    ]
-    for engine in ENGINES:
-        if engine.label in results:
-            how = " ".join(x for x in (engine.target or "", *engine.args) if x)
-            where = f"own directory: {engine.own_dir}" if engine.own_dir else "in the environment"
-            deps = f" (with {', '.join(engine.deps)})" if engine.deps else ""
-            lines.append(f"| {engine.label} | `{how}` | {engine.why} | {where}{deps} |")
-    lines += [
-        "",
-        "## How each defect was confirmed",
-        "",
-        "Every defect reported below was checked by hand against sympy (`.ci/confirm_audits.py` "
-        "evaluates sympy's value or derivative at the reported point and runs the engine there "
-        "independently of the harness):",
-        "",
-    ]
-    for label in results:
-        lines.append(f"- **{label}**: {NOTES.get(label.removesuffix(' (adapter)'), 'not yet confirmed')}")
-    lines += ["", "Harness false alarms met on the way, and their fixes:", ""]
-    lines += [f"- {text}" for text in FALSE_ALARMS]
-    lines += [
-        "",
-        "`inconclusive` findings below are disagreements one oracle saw and the other did not: "
-        "never counted as defects.",
         "",
         "## Summary",
         "",
@@ -853,10 +959,126 @@ def render(results: dict[str, dict[str, Any]], extra: list[str]) -> str:
         "| checks not applicable | audit time |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    lines += [summary_row(label, result, kinds) for label, result in results.items()]
-    for label, result in results.items():
-        lines += ["", f"## {label}", "", "```text", text_report(result, kinds).rstrip(), "```"]
+    lines += [summary_row(label, result, kinds, page_of(label)) for label, result in results.items()]
+    lines += [
+        "",
+        "## The corpus",
+        "",
+        "| engine | audited as | why it is here | installed |",
+        "|---|---|---|---|",
+    ]
+    lines += [corpus_row(engine) for engine in ENGINES if engine.label in results]
+    lines += ["", "## Guards against false alarms", ""]
+    lines += [
+        "Engines of this corpus that differ from the usual make the harness's guards against false "
+        "alarms concrete; each guard is held by a test:",
+        "",
+    ]
+    lines += [f"- {text}" for text in GUARDS]
     return "\n".join(lines) + "\n"
+
+
+def corpus_row(engine: Audited) -> str:
+    how = " ".join(x for x in (engine.target or "", *engine.args) if x)
+    where = f"own directory: {engine.own_dir}" if engine.own_dir else "in the environment"
+    deps = f" (with {', '.join(engine.deps)})" if engine.deps else ""
+    return f"| [{engine.label}]({page_of(engine.label)}) | `{how}` | {engine.why} | {where}{deps} |"
+
+
+def engine_page(label: str, result: dict[str, Any], columns: list[str]) -> str:
+    """docs/audits/<engine>.md: one engine's audit, its defects with reproducers, the notes on how
+    they were confirmed, its facts and the report."""
+    kinds = defect_kinds()
+    engine = next((e for e in ENGINES if e.label == label), None)
+    lines = [f"# {title_of(label) if engine else label}", "", "[All engines](index.md)", ""]
+    if engine:
+        how = " ".join(x for x in (engine.target or "", *engine.args) if x)
+        where = f"into a directory of its own: {engine.own_dir}" if engine.own_dir else "in the environment"
+        deps = f" (with {', '.join(engine.deps)})" if engine.deps else ""
+        lines += [
+            f"- **Version**: {engine.requirement.partition('==')[2]} (pinned in `.ci/audits.py`)",
+            f"- **Audited as**: `{how}`",
+            f"- **Why it is here**: {engine.why}",
+            f"- **Installed**: {where}{deps}",
+        ]
+    else:
+        lines += ["- **Audited as**: `autograd`, this repository's engine"]
+    harness = result.get("harness")
+    lines += [
+        *([f"- **Harness**: {harness}"] if harness else []),
+        f"- **Command**: `python {' '.join(result['command'])}`",
+        f"- **Audit time**: {result['seconds']:.0f} s",
+    ]
+    if result["status"] != "audited":
+        why = short_failure(result)
+        lines += ["", "## Not audited", "", why[:1].upper() + why[1:] + "."]
+    else:
+        report = result["json"]
+        lines.insert(-2, f"- **Class**: `{report['class']}`")
+        defects = [f for f in report["findings"] if f["kind"] in kinds]
+        lines += ["", "## Defects", ""]
+        if defects:
+            lines += [
+                f"{len(defects)} defect(s), one finding per class and op. In bold the ops that are wrong; "
+                "after `at the extremes:` those only inaccurate at the extremes.",
+                "",
+                "| class | ops | findings |",
+                "|---|---|---|",
+            ]
+            for kind in kinds:
+                group = [f for f in defects if f["kind"] == kind]
+                if group:
+                    lines.append(f"| `{kind}` | {defect_cell(group)} | {len(group)} |")
+        else:
+            lines.append("None.")
+        if defects:
+            notes = NOTES.get(label.removesuffix(" (adapter)"), "Not confirmed.")
+            lines += ["", "## How the defects were confirmed", "", linked_notes(notes)]
+        lines += ["", "## Facts", "", *fact_lines(report, columns)]
+        reproducible = [
+            f
+            for f in report["findings"]
+            if f.get("reproducer") and (f["kind"] in kinds or f["kind"] == "inconclusive")
+        ]
+        if reproducible:
+            lines += ["", "## Reproducers", ""]
+            lines += [
+                "Each defect (and each inconclusive finding) as a script that imports the engine and "
+                "prints what it computes beside what it should:",
+            ]
+            for f in reproducible:
+                op = f"`{f['op']}` " if f.get("op") else ""
+                lines += ["", f"**{f['kind']}** {op}(check `{f['check']}`):", ""]
+                lines += ["```python", f["reproducer"].rstrip(), "```"]
+    lines += ["", "## Report", "", "```text", text_report(result, kinds, reproducers=False).rstrip(), "```"]
+    return "\n".join(lines) + "\n"
+
+
+def linked_notes(text: str) -> str:
+    """The notes, "as micrograd" a link to micrograd's page (a defect shared with another engine)."""
+    names = "|".join(re.escape(e.name) for e in ENGINES)
+    return re.sub(rf"\bas ({names})\b", lambda m: f"as [{m[1]}]({m[1].lower()}.md)", text)
+
+
+def fact_lines(report: dict[str, Any], columns: list[str]) -> list[str]:
+    """The engine's facts (information, not defects) as a list."""
+    findings = report["findings"]
+    depths = [f["actual"].split(" (")[0] or f["expected"] for f in findings if f["kind"] == "depth_limit"]
+    invalid = sum(f["kind"] == "accepts_invalid" for f in findings)
+    unsupported = sorted({markdown(f.get("op") or "numbers") for f in findings if f["kind"] == "unsupported"})
+    reasons = report.get("reasons", {})
+    na = [
+        f"`{name}`" + (f" ({reasons[name]})" if reasons.get(name) else "")
+        for name, check in report["checks"].items()
+        if status_of(check) == "not_applicable"
+    ]
+    return [
+        f"- **Depth a backward survives**: {', '.join(depths) or '?'}",
+        f"- **Invalid inputs accepted**: {invalid} finding(s)",
+        f"- **Unsupported**: {', '.join(unsupported) or 'nothing'}",
+        f"- **Checks not applicable**: {'; '.join(na) or 'none'}",
+        f"- **Information, by kind**: {facts(report, columns)}",
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -869,13 +1091,13 @@ def main() -> None:
         "--only",
         metavar="NAMES",
         help="comma-separated engine names to re-audit; the "
-        "others come from the last run's results (.audits/results)",
+        "others come from the last run's results (.ci/audit-results)",
     )
     parser.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per audit (%(default)s)"
     )
     parser.add_argument("--list", action="store_true", help="print the corpus and exit")
-    parser.add_argument("--render", action="store_true", help="audit nothing: write AUDITS.md from the "
+    parser.add_argument("--render", action="store_true", help="audit nothing: write the pages from the "
                         "last run's results (after editing NOTES)")  # fmt: skip
     parser.add_argument("audit_args", nargs="*", help="more arguments for every audit (after --)")
     args = parser.parse_args()
@@ -893,28 +1115,24 @@ def main() -> None:
         install(ENGINES)
     if not args.render:
         check_installed(ENGINES)
-    saved = RESULTS
-    saved.mkdir(parents=True, exist_ok=True)
-    (AUDITS_DIR / ".gitignore").write_text("*\n")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    saved = saved_results()
     results: dict[str, dict[str, Any]] = {}
     total = time.perf_counter()
-    for engine, label in [*((e, e.label) for e in ENGINES), (None, OURS)]:
-        name = engine.name if engine else "autograd"
-        path = saved / f"{name}.json"
+    for engine, label, name in corpus():
         if only is not None and name not in only:
-            if not path.exists():
+            if label not in saved:
                 sys.exit(f"audits: no saved result for {name}; run without --only first")
-            results[label] = json.loads(path.read_text())
+            results[label] = saved[label]
             continue
         result = run_audit(engine, args.audit_args, args.timeout)
-        path.write_text(json.dumps(result, indent=1))
+        (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=1) + "\n")
         results[label] = result
         what = result["status"] if result["status"] == "audited" else short_failure(result)
         print(f"audited {label} in {result['seconds']:.1f} s: {what}", file=sys.stderr)
     print(f"all audits: {time.perf_counter() - total:.0f} s", file=sys.stderr)
-    path = ROOT / "AUDITS.md"
-    path.write_text(render(results, args.audit_args))
-    print(f"wrote {path}", file=sys.stderr)
+    write_pages(pages(results))
+    print(f"wrote {DOCS}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -201,7 +201,7 @@ def test_micrograd_is_checked_on_the_ops_it_has():
                                                          "mulc", "rdiv", "powc", "relu", "radd", "subc",
                                                          "vmulc", "divc"]  # fmt: skip
     results = verify_engine(micrograd, checks=["exact", "symbolic", "backward_twice"], max_examples=20)
-    for check in ("exact", "symbolic"):  # no op it lacks; its one known defect, x ** 0 at 0 (AUDITS.md),
+    for check in ("exact", "symbolic"):  # no op it lacks; its crash x ** 0 at 0 (docs/audits/micrograd.md),
         result = results[check]  # fails a check only where the sample draws it
         assert result.passed or all(s in result.message for s in ("crash (powc)", "ZeroDivisionError", "**"))
     # micrograd accumulates into interior nodes too, so a second backward() is not what ours does

@@ -474,7 +474,7 @@ def test_probes_reach_a_foreign_engine_through_its_own_names():
 def test_the_audit_never_feeds_an_engine_an_op_it_lacks():
     # pyfit 1.0.2 has no negation and no powers: the stateful check fell back to -x and drew
     # x ** 2, and linearity multiplied Values by Fractions from the left (missing_ops has no
-    # reflected ops either); each was reported as a crash of the engine (AUDITS.md, first run).
+    # reflected ops either); each would be a false crash of the engine (docs/audits/pyfit.md).
     report = audit("tests.engines.missing_ops", examples=10)
     assert report.defects == []
     assert report.checks["stateful"] == "passed"  # on the ops it has

@@ -1,6 +1,6 @@
 """Severity of a wrong value or gradient (wrong, or inaccurate at the extremes): the verdict
-function, the outcome rule, the report and the AUDITS.md matrix, with no engine run (the checks
-and probes on fixture engines: tests/test_testing_severity_checks.py)."""
+function, the outcome rule, the report and the matrix of docs/audits/index.md, with no engine run
+(the checks and probes on fixture engines: tests/test_testing_severity_checks.py)."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ def test_the_json_carries_each_severity():
 
 
 def ci_audits():
-    """.ci/audits.py (which writes AUDITS.md), imported from its path (.ci is no package)."""
+    """.ci/audits.py (which writes docs/audits/), imported from its path (.ci is no package)."""
     path = Path(__file__).resolve().parent.parent / ".ci" / "audits.py"
     spec = importlib.util.spec_from_file_location("ci_audits", path)
     module = importlib.util.module_from_spec(spec)

@@ -1,9 +1,8 @@
 """An engine in vizgrad's manner: number and gradient are 0-d numpy arrays, and backward() adds
 into each gradient in place (``grad.__iadd__``), so a gradient written as a number or a numpy
 scalar breaks it.  Discovered with no adapter (a 0-d array is read as the number it holds, and a
-gradient the harness writes is written as a 0-d array); the corpus adapter that audited vizgrad
-before once wrote a numpy scalar, and the stateful check reported our adapter's crash as
-vizgrad's (AUDITS.md, 2026-12-01)."""
+gradient the harness writes is written as a 0-d array), so that no numpy scalar written by the
+harness, which has no ``__iadd__``, is reported as vizgrad's crash (docs/audits/vizgrad.md)."""
 
 import numpy
 
