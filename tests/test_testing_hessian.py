@@ -9,9 +9,11 @@ slip just outside the tolerance is caught while one just inside passes.  These t
 `higher` mutation target's (`.ci/mutation_gate.py --target higher`): keep them fast.
 """
 
+import operator
 from fractions import Fraction
 
 import pytest
+import sympy
 
 import autograd
 from autograd.testing import (
@@ -26,6 +28,7 @@ from autograd.testing import (
     check_second_order,
     gradgradcheck,
 )
+from autograd.testing.ops import Call, OpSpec, registered
 from autograd.testing.oracles.derivatives import engine_gradient
 from autograd.testing.oracles.higher import (
     assert_graph_mode_gradient,
@@ -412,6 +415,27 @@ def test_a_partial_with_no_value_at_the_leaves_is_inconclusive():
     with pytest.raises(OracleInconclusive) as info:
         assert_hessian_exact(graph, autograd, derivatives={(0, 0): 0, (0, 1): 0, (1, 0): 0, (1, 1): 0})
     assert str(info.value) == "symbolic order-2 oracle: a partial is not a finite real number at the leaves"
+
+
+def test_second_partials_that_no_precision_settles_are_inconclusive():
+    # x**2 (sin(x)**2 + cos(x)**2 - 1) * 2**10000 is exactly 0 (an op that maps rationals to
+    # rationals), but sympy keeps it: its second derivative 2 (sin**2 + cos**2 - 1) 2**10000 is an
+    # interval about 0 some 2**1800 wide at 8192 bits still, so no float is certain
+    s = sympy.Symbol("s", real=True)
+    hidden_zero = s**2 * (sympy.sin(s) ** 2 + sympy.cos(s) ** 2 - 1) * 2**10000
+    spec = OpSpec(
+        "test_hidden_zero", 1, Call(operator.mul, ("v0",), numbers=(0,)),
+        lambda a, c: hidden_zero.subs(s, a[0]), lambda x, c: x[0] * 0, lambda n, c: f"{n[0]} * 0",
+        form="v * 0", rational=lambda c: True,
+    )  # fmt: skip
+    with registered(spec):
+        graph = Graph((Fraction(1, 2),), (Node("test_hidden_zero", (0,)),))
+        with pytest.raises(OracleInconclusive) as info:
+            assert_hessian_exact(graph)
+    assert str(info.value) == (
+        "symbolic order-2 oracle: sympy's partials: "
+        "the reference did not settle: the intervals are still wide at 8192 bits"
+    )
 
 
 def test_a_dead_op_that_is_not_rational_makes_the_reference_certified_not_exact():
