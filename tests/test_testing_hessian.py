@@ -424,12 +424,12 @@ def test_second_partials_that_no_precision_settles_are_inconclusive():
     s = sympy.Symbol("s", real=True)
     hidden_zero = s**2 * (sympy.sin(s) ** 2 + sympy.cos(s) ** 2 - 1) * 2**10000
     spec = OpSpec(
-        "test_hidden_zero", 1, Call(operator.mul, ("v0",), numbers=(0,)),
+        "test_hidden_zero_square", 1, Call(operator.mul, ("v0",), numbers=(0,)),
         lambda a, c: hidden_zero.subs(s, a[0]), lambda x, c: x[0] * 0, lambda n, c: f"{n[0]} * 0",
         form="v * 0", rational=lambda c: True,
     )  # fmt: skip
     with registered(spec):
-        graph = Graph((Fraction(1, 2),), (Node("test_hidden_zero", (0,)),))
+        graph = Graph((Fraction(1, 2),), (Node("test_hidden_zero_square", (0,)),))
         with pytest.raises(OracleInconclusive) as info:
             assert_hessian_exact(graph)
     assert str(info.value) == (
