@@ -9,27 +9,34 @@ slip just outside the tolerance is caught while one just inside passes.  These t
 `higher` mutation target's (`.ci/mutation_gate.py --target higher`): keep them fast.
 """
 
+import operator
 from fractions import Fraction
 
 import pytest
+import sympy
 
 import autograd
 from autograd.testing import (
     GradientMismatch,
     Graph,
     Node,
+    OracleInconclusive,
     assert_hessian_exact,
     assert_hessian_fd,
     assert_hessian_symbolic,
     assert_third_exact,
+    check_second_order,
     gradgradcheck,
 )
+from autograd.testing.ops import Call, OpSpec, registered
+from autograd.testing.oracles.derivatives import engine_gradient
 from autograd.testing.oracles.higher import (
     assert_graph_mode_gradient,
     engine_derivatives,
     hessian_tolerances,
     snippet,
 )
+from tests.engines.float32 import f32
 from tests.graph_mode_engines import (
     EXACT_GRAPHS,
     FLOAT_GRAPHS,
@@ -348,3 +355,184 @@ def test_a_sum_of_subnormal_products_in_a_hessian_entry_is_no_mismatch(a):
     report = assert_hessian_symbolic(graph)
     assert report.rows[1].engine == 64 * (a * a)
     assert report.rows[1].tol >= C * 64 * 2.0**-1074
+
+
+# ---------------------------------------------------------------------- derivatives already read
+# x0 * x1 on Fraction leaves and on their floats: its Hessian is [[0, 1], [1, 0]]
+EXACT_PRODUCT = Graph((Fraction(1, 2), Fraction(-3, 4)), (mul(0, 1),))
+FLOAT_PRODUCT = EXACT_PRODUCT.with_leaves([0.5, -0.75])
+RIGHT = {(0, 0): 0, (0, 1): 1, (1, 0): 1, (1, 1): 0}
+CROSS_TWICE = {(0, 0): 0, (0, 1): 2, (1, 0): 1, (1, 1): 0}  # d2/dx0dx1 read as 2
+
+
+def test_the_engines_gradient_is_read_from_the_engine_given():
+    # a copy whose mul sends twice its shares: d(x0 x1) = (2 x1, 2 x0) = (-1.5, 1)
+    assert engine_gradient(FLOAT_PRODUCT, wrong_engine("mul", 2)) == [-1.5, 1.0]
+    assert engine_gradient(FLOAT_PRODUCT, autograd) == [-0.75, 0.5]
+
+
+@pytest.mark.parametrize(
+    ("check", "graph", "title"),
+    [
+        (assert_hessian_exact, EXACT_PRODUCT, "exact order-2"),
+        (assert_hessian_symbolic, FLOAT_PRODUCT, "symbolic order-2"),
+        (assert_hessian_fd, FLOAT_PRODUCT, "finite differences of the reference gradient"),
+    ],
+)
+def test_derivatives_already_read_are_the_ones_judged(check, graph, title):
+    # the engine (ours) is right; the Hessian handed over is not, and it is the one judged
+    report = report_of(check, graph, autograd, derivatives=CROSS_TWICE)
+    assert report.title.startswith(title)
+    assert [(r.name, r.engine, r.ok) for r in report.rows] == [
+        ("x0,x0", 0, True),
+        ("x0,x1", 2, False),
+        ("x1,x0", 1, True),
+        ("x1,x1", 0, True),
+    ]
+
+
+@pytest.mark.parametrize("graph", [EXACT_PRODUCT, FLOAT_PRODUCT])
+def test_check_second_order_judges_the_derivatives_it_is_given(graph):
+    oracle = "exact order-2" if graph is EXACT_PRODUCT else "symbolic order-2"
+    with pytest.raises(GradientMismatch, match=oracle):
+        check_second_order(autograd, graph, derivatives=CROSS_TWICE)
+    check_second_order(autograd, graph, derivatives=RIGHT)
+
+
+def test_the_fd_oracle_differences_the_reference_gradient_when_given_the_derivatives():
+    # d/dx0 (x0 x1) = x1 and d/dx1 = x0, by the reference at each step: linear, so Richardson's
+    # estimate is the exact partial but for rounding (the step is about 6e-6)
+    report = assert_hessian_fd(FLOAT_PRODUCT, autograd, rtol=1e-6, atol=1e-9, derivatives=RIGHT)
+    assert report.title == (
+        "finite differences of the reference gradient (central, Richardson, rtol=1e-06, atol=1e-09)"
+    )
+    assert [r.oracle for r in report.rows] == [0, near(1, rel=1e-9), near(1, rel=1e-9), 0]
+
+
+def test_a_partial_with_no_value_at_the_leaves_is_inconclusive():
+    # d2 (x0 / x1) / dx1^2 = 2 x0 / x1**3 at x1 = 0: no number (the engine is not run: derivatives given)
+    graph = Graph((Fraction(1), Fraction(0)), (Node("div", (0, 1)),))
+    with pytest.raises(OracleInconclusive) as info:
+        assert_hessian_exact(graph, autograd, derivatives={(0, 0): 0, (0, 1): 0, (1, 0): 0, (1, 1): 0})
+    assert str(info.value) == "symbolic order-2 oracle: a partial is not a finite real number at the leaves"
+
+
+def test_second_partials_that_no_precision_settles_are_inconclusive():
+    # x**2 (sin(x)**2 + cos(x)**2 - 1) * 2**10000 is exactly 0 (an op that maps rationals to
+    # rationals), but sympy keeps it: its second derivative 2 (sin**2 + cos**2 - 1) 2**10000 is an
+    # interval about 0 some 2**1800 wide at 8192 bits still, so no float is certain
+    s = sympy.Symbol("s", real=True)
+    hidden_zero = s**2 * (sympy.sin(s) ** 2 + sympy.cos(s) ** 2 - 1) * 2**10000
+    spec = OpSpec(
+        "test_hidden_zero_square", 1, Call(operator.mul, ("v0",), numbers=(0,)),
+        lambda a, c: hidden_zero.subs(s, a[0]), lambda x, c: x[0] * 0, lambda n, c: f"{n[0]} * 0",
+        form="v * 0", rational=lambda c: True,
+    )  # fmt: skip
+    with registered(spec):
+        graph = Graph((Fraction(1, 2),), (Node("test_hidden_zero_square", (0,)),))
+        with pytest.raises(OracleInconclusive) as info:
+            assert_hessian_exact(graph)
+    assert str(info.value) == (
+        "symbolic order-2 oracle: sympy's partials: "
+        "the reference did not settle: the intervals are still wide at 8192 bits"
+    )
+
+
+def test_a_dead_op_that_is_not_rational_makes_the_reference_certified_not_exact():
+    # x**8 with an exp computed first and used by nothing: every op but the exp maps rationals to
+    # rationals; with it, the reference is an mpmath number certified to round to 56 x**6, not a Fraction
+    (alive,) = assert_hessian_symbolic(eighth_power(0.75)).rows
+    (dead,) = assert_hessian_symbolic(eighth_power(0.75, dead_first=True)).rows
+    assert type(alive.oracle) is Fraction and alive.oracle == 56 * Fraction(0.75) ** 6
+    assert type(dead.oracle) is not Fraction and float(dead.oracle) == 56 * 0.75**6
+
+
+# ---------------------------------------------------------------------- a float32 engine
+class F32:
+    """A float32 engine with ``backward(create_graph=True)`` (+ - * and relu): every number it
+    holds is rounded to float32; under create_graph each share is a Value, scaled by ``1 + slip``."""
+
+    slip = 0.0
+
+    def __init__(self, data, parents=(), partials=()):
+        self.data = f32(data)
+        self.grad = 0
+        self.parents, self.partials = parents, partials
+
+    def lift(self, x):
+        return x if isinstance(x, F32) else type(self)(x)
+
+    def __add__(self, other):
+        other = self.lift(other)
+        return type(self)(self.data + other.data, (self, other), (1, 1))
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        other = self.lift(other)
+        return type(self)(self.data - other.data, (self, other), (1, -1))
+
+    def __mul__(self, other):
+        other = self.lift(other)
+        return type(self)(self.data * other.data, (self, other), (other, self))
+
+    __rmul__ = __mul__
+
+    def relu(self):
+        return type(self)(max(self.data, 0.0), (self,), (float(self.data > 0),))
+
+    def backward(self, create_graph=False):
+        order, seen = [], set()
+
+        def visit(v):
+            if id(v) not in seen:
+                seen.add(id(v))
+                for p in v.parents:
+                    visit(p)
+                order.append(v)
+
+        visit(self)
+        for v in order:
+            if v.parents:
+                v.grad = 0
+        self.grad = type(self)(1) if create_graph else 1
+        for v in reversed(order):
+            for p, d in zip(v.parents, v.partials, strict=True):
+                if create_graph:
+                    p.grad = p.grad + v.grad * d * (1 + self.slip)
+                else:
+                    p.grad = f32(p.grad + f32(v.grad * (d.data if isinstance(d, F32) else d)))
+
+
+class F32GraphModeSlip(F32):
+    slip = 2.0**-20
+
+
+PRODUCT32 = Graph((0.75, -1.25), (mul(0, 1),))  # float32 numbers: the leaves are not rounded
+
+
+def test_the_fd_oracle_allows_a_float32_engine_its_gradients_rounding():
+    # the engine's own gradient d/dx0 = x1 is differenced along x1: it holds x1 +- h rounded to
+    # float32 (by up to 2**-24 * 1.25 each), so the estimate is off by up to some 1e-2 over a step
+    # of 7.6e-6, far beyond a double's bound, within the float32 gradient's (2 * 100 eps32 / h)
+    report = assert_hessian_fd(PRODUCT32, F32, rtol=0, atol=0)
+    assert [r.engine for r in report.rows] == [0, 1, 1, 0]
+    assert abs(report.rows[1].oracle - 1) > 1e-4  # the float32 rounding shows in the estimate
+    assert report.ok
+
+
+def test_the_symbolic_oracle_uses_the_engines_precision_near_a_kink():
+    # relu(x0 - x1) at 0.1, 0.1 + 1e-9: a float32 engine rounds each leaf by up to 0.1 * 2**-24,
+    # which can flip the sign of -1e-9 (a double engine's cannot)
+    graph = Graph((0.1, 0.1 + 1e-9), (Node("sub", (0, 1)), Node("relu", (2,)), mul(3, 3)))
+    assert assert_hessian_symbolic(graph, autograd).ok
+    with pytest.raises(OracleInconclusive, match=r"forward error bound 3\.81e-07: too close to the kink"):
+        assert_hessian_symbolic(graph, F32)
+
+
+def test_graph_mode_allows_a_float32_engine_its_precisions_difference():
+    # graph mode's d/dx0 = x1 (1 + 2**-20): off by 1.25 * 2**-20 = 10 eps32, inside twice the
+    # float32 tolerance 100 eps32 (PRODUCT above, in float32), far outside the double one (160 eps)
+    assert_graph_mode_gradient(PRODUCT32, F32GraphModeSlip)
+    with pytest.raises(AssertionError, match="graph mode: d out/dx0 is "):
+        assert_graph_mode_gradient(PRODUCT32, first_order_graph_mode_wrong("mul", 1 + 2.0**-20))
