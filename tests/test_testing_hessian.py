@@ -536,3 +536,17 @@ def test_graph_mode_allows_a_float32_engine_its_precisions_difference():
     assert_graph_mode_gradient(PRODUCT32, F32GraphModeSlip)
     with pytest.raises(AssertionError, match="graph mode: d out/dx0 is "):
         assert_graph_mode_gradient(PRODUCT32, first_order_graph_mode_wrong("mul", 1 + 2.0**-20))
+
+
+def test_a_hessian_tolerance_past_the_float_range_is_inconclusive_not_a_pass():
+    # x0 x1 x2 + x0 x1 x3 at (1, 1, 1e307, -1e307): d2/dx0 dx1 = x2 + x3 = 0, but the bound on the
+    # rounding of that entry sums |x2| + |x3| scaled, past the largest float: no tolerance can be
+    # derived there, so no Hessian may pass, the wrong one below (5 for 0) least of all
+    graph = Graph((1.0, 1.0, 1e307, -1e307), (mul(0, 1), mul(4, 2), mul(4, 3), Node("add", (5, 6))))
+    right = {(i, j): 0.0 for i in range(4) for j in range(4)}
+    for i, j in ((0, 2), (0, 3), (1, 2), (1, 3)):
+        right[i, j] = right[j, i] = 1.0
+    wrong = {**right, (0, 1): 5.0, (1, 0): 5.0}
+    for derivatives in (right, wrong):
+        with pytest.raises(OracleInconclusive, match="Hessian tolerance leaves the float range"):
+            assert_hessian_symbolic(graph, autograd, derivatives=derivatives)

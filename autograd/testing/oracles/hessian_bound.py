@@ -54,12 +54,14 @@ outside it.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import sympy  # type: ignore[import-untyped]
 
 from autograd.testing.ops import FLOAT_MODULES, OPS, by_op_name
+from autograd.testing.oracles.mismatch import OracleInconclusive
 from autograd.testing.oracles.precision import EPS, TINY
 from autograd.testing.oracles.sweep import backward_path_sums, reference_sweep
 from autograd.testing.oracles.symbolic import SYMBOLIC_SAFETY
@@ -76,7 +78,9 @@ Matrix = list[list[float]]
 
 
 def hessian_tolerances(graph: Graph) -> Matrix:
-    """The derived tolerance of every Hessian entry (see the module doc), in doubles."""
+    """The derived tolerance of every Hessian entry (see the module doc), in doubles.
+
+    Raises :class:`OracleInconclusive` when a tolerance leaves the float range."""
     n = len(graph.leaves)
     point = [float(x) for x in graph.leaves]
     values, partials, _ = reference_sweep(graph, point)
@@ -84,10 +88,16 @@ def hessian_tolerances(graph: Graph) -> Matrix:
     bound = _products_bound(graph, values, partials, paths, weighted)
     sens = _forward_sensitivity(graph, point, values, partials)
     scale = SYMBOLIC_SAFETY * EPS
-    return [
+    tolerances = [
         [scale * (sens[i][j] + bound[i][j]) + SYMBOLIC_SAFETY * TINY * (1 + bound[i][j]) for j in range(n)]
         for i in range(n)
     ]
+    # an infinite tolerance would accept any Hessian: that entry cannot be judged, so nothing is
+    if not all(math.isfinite(t) for row in tolerances for t in row):
+        raise OracleInconclusive(
+            f"second-order oracle: a derived Hessian tolerance leaves the float range: {tolerances}"
+        )
+    return tolerances
 
 
 @by_op_name
