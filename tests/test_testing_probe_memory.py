@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import tracemalloc
+import weakref
 from typing import ClassVar
 
 import micrograd.engine
@@ -18,6 +19,7 @@ import autograd
 from autograd.testing import resolve_engine
 from autograd.testing.ops import OPS
 from autograd.testing.probes import memory as pm
+from autograd.testing.probes import probe_memory
 from tests.engines import (
     leaking_registry,
     refuses_int_constants,
@@ -541,3 +543,77 @@ def test_an_op_whose_constants_stop_working_is_left_out_not_the_ops_after_it():
         "a.relu()",
         "a.sigmoid()",
     ]
+
+
+# ---- the words of each outcome, the same whichever way a graph is seen
+
+
+class Acyclic(sound.Value):
+    """sound's rules, each a closure that reaches its own output node by a weak reference (sound's
+    capture the node itself): no reference cycle, so a dropped graph is freed at once."""
+
+    def _with_partials(self, data, parents, partials):
+        out = type(self)(data, parents)
+        node = weakref.ref(out)
+
+        def backward():
+            for parent, partial in zip(parents, partials):
+                parent.grad += partial * node().grad
+
+        out._backward = backward
+        return out
+
+
+BEST_CASE = "; freed by reference counting alone, as soon as dropped (the best case)"
+
+
+def test_an_engine_without_cycles_seen_by_weak_references_is_the_best_case_and_says_so():
+    # weak references to its Values (a plain class): every graph gone once dropped, no finding
+    result = probe_memory(resolve_engine(Acyclic))
+    assert (result.status, result.judged, result.findings) == ("passed", 1, [])
+    described = r"\d+ graphs of \d+ Values \(every op the engine has, backward\(\) run\), weak references"
+    assert re.fullmatch(described + re.escape(BEST_CASE), result.reason), result.reason
+    assert result.reason.startswith(f"{pm.CYCLES} graphs of ")
+
+
+def test_an_engine_without_cycles_seen_by_tracemalloc_is_the_best_case_then_its_numbers():
+    # our engine (__slots__ without __weakref__): the best case said, then what was measured
+    result = probe_memory(autograd)
+    assert (result.status, result.judged, result.findings) == ("passed", 1, [])
+    measured_then = r"\(a graph (\d+) bytes\)" + re.escape(BEST_CASE) + r"; a graph: (\d+) bytes alive; "
+    found = re.search(measured_then, result.reason)
+    assert found, result.reason
+    assert found[1] == found[2]  # the same graph's size, in the description and the evidence
+
+
+@pytest.mark.parametrize(
+    "engine, summary",
+    [
+        (
+            sound.Value,
+            r"a dropped graph is freed only by the cyclic garbage collector: \d+ of its \d+ Values "
+            r"survive reference counting \(reference cycles among the nodes\)",
+        ),
+        (
+            slots_cycles.Value,
+            r"a dropped graph is freed only by the cyclic garbage collector "
+            r"\(\d+ of its \d+ bytes survive reference counting\)",
+        ),
+    ],
+    ids=["weak references", "tracemalloc"],
+)
+def test_reference_cycles_are_told_in_one_sentence_whichever_way_they_are_seen(engine, summary):
+    (finding,) = probe_memory(engine).findings
+    assert finding.kind == "reference_cycles"
+    assert re.fullmatch(summary, finding.summary), finding.summary
+
+
+def test_a_leak_seen_by_tracemalloc_says_what_memory_was_expected_to_do():
+    (finding,) = probe_memory(slots_chain.Value).findings
+    assert finding.kind == "memory_leak"
+    assert finding.expected == "memory that stays flat as graphs are built and dropped"
+    never_freed = (
+        r"differentiated graphs are never freed: memory grows by \d+ bytes per graph built, "
+        r"differentiated and dropped \(a graph is \d+ bytes\), gc\.collect\(\) or not"
+    )
+    assert re.fullmatch(never_freed, finding.summary), finding.summary
