@@ -1,0 +1,16 @@
+"""Adapters for engines whose API is not a scalar class with a backward method.
+
+An adapter is any object with ``make``, ``data``, ``backward`` and ``grad`` (the
+protocol :class:`~autograd.testing.engines.Adapter`).  The frameworks people train with,
+each seen through 0-d ``float64`` scalars, one module a framework:
+
+* :mod:`~autograd.testing.adapters.pytorch`: ``--adapter autograd.testing.adapters:torch_float64``
+  (torch is imported when the adapter is first used).
+
+No framework is a dependency of this package: each has an optional extra
+(``pip install 'verified-autograd[torch]'``), and an adapter whose framework is missing says which.
+"""
+
+from autograd.testing.adapters.pytorch import TorchFloat64, torch_float64
+
+__all__ = ["TorchFloat64", "torch_float64"]

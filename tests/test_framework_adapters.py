@@ -1,0 +1,168 @@
+"""The framework adapters the library ships (``autograd.testing.adapters``), tested like its code.
+
+Each framework is audited through its adapter with few examples: the audit must judge every op
+the adapter maps and differentiate twice (a second-order check that judged nothing means the
+adapter lost ``create_graph``).  Each adapter is also broken on purpose, by a subclass in this
+file (``create_graph`` dropped; a wrong derivative for one op), and the audit must catch it.
+Expected values are worked out by hand (``math``), never read from the framework.
+"""
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from autograd.testing import resolve_engine, run_check, run_checks
+from autograd.testing.adapters import TorchFloat64, torch_float64
+from autograd.testing.adapters.common import require
+from autograd.testing.auditor import DEFECT_KINDS, capabilities, check_names
+from autograd.testing.engines import scalar_class
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = 3
+#: the ops of the table no framework adapter maps (they are functions of lists, not of scalars)
+UNMAPPED = {"vsum", "dot"}
+
+
+def run_snippet(code):
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+
+# ---------------------------------------------------------------------- broken adapters
+class TorchWithoutCreateGraph(TorchFloat64):
+    """PyTorch whose backward never keeps the graph of its gradients."""
+
+    def backward(self, output, leaves, *, create_graph=False):
+        output.backward(retain_graph=True)
+
+
+class _TorchWrongTanh(torch.autograd.Function):
+    """tanh with the derivative 1 - tanh (not 1 - tanh^2)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        t = torch.tanh(x)
+        ctx.save_for_backward(t)
+        return t
+
+    @staticmethod
+    def backward(ctx, g):
+        (t,) = ctx.saved_tensors
+        return g * (1 - t)
+
+
+class TorchWrongTanh(TorchFloat64):
+    ops = {"tanh": _TorchWrongTanh.apply}  # noqa: RUF012
+
+
+FRAMEWORKS = {
+    "torch": (torch_float64, TorchWithoutCreateGraph, TorchWrongTanh),
+}
+
+
+# ---------------------------------------------------------------------- the audits
+@pytest.fixture(scope="module", params=sorted(FRAMEWORKS))
+def framework(request):
+    """(name, its adapter, its capabilities, the outcomes of every check (the probes but the edge
+    points left out: they time chains and memory, minutes per framework) with few examples)."""
+    adapter = FRAMEWORKS[request.param][0]
+    eng = resolve_engine(adapter=adapter)
+    checks = [*check_names(probes=False), "edge_points"]
+    return request.param, adapter, capabilities(eng), run_checks(checks, eng, examples=EXAMPLES, seed=0)
+
+
+def test_every_op_the_adapter_maps_is_judged_to_first_and_second_order(framework):
+    _, _, caps, outcomes = framework
+    assert caps["gradient_api"] == "adapter"
+    assert set(caps["missing_ops"]) == UNMAPPED
+    assert caps["higher_order"] is True
+    for name in check_names(probes=False):
+        result = outcomes[name]
+        if name in ("exact", "self_consistency"):  # floats only; every extra op is identified
+            assert result.status == "not_applicable", name
+            continue
+        assert result.status == "passed", (name, [f.summary for f in result.findings])
+        assert result.judged > 0, name
+    assert outcomes["edge_points"].judged > 0
+
+
+def test_pytorch_divides_a_number_by_a_tiny_tensor_through_its_reciprocal(framework):
+    name, _, _, outcomes = framework
+    if name != "torch":
+        return
+    # 0 / x is 0 for every x != 0; PyTorch computes it as 0 * (1/x), and 1/5e-324 is inf
+    defects = [f for f in outcomes["edge_points"].findings if f.kind in DEFECT_KINDS]
+    assert [(f.kind, f.op) for f in defects] == [("wrong_value", "rdiv")], [f.summary for f in defects]
+    assert "0 / x at x = 5e-324: value nan, expected 0.0" in defects[0].summary
+
+
+def test_an_adapter_that_drops_create_graph_is_not_audited_to_second_order(framework):
+    name, adapter, _, _ = framework
+    broken = FRAMEWORKS[name][1]()
+    assert run_check("second_order", resolve_engine(adapter=broken), examples=EXAMPLES).judged == 0
+    # the same check on the adapter itself judges graphs
+    assert run_check("second_order", resolve_engine(adapter=adapter), examples=EXAMPLES).judged > 0
+
+
+def test_a_wrong_derivative_behind_an_adapter_is_found_for_its_op(framework):
+    name, adapter, _, _ = framework
+    broken = resolve_engine(adapter=FRAMEWORKS[name][2]())
+    result = run_check("symbolic", broken, examples=EXAMPLES, ops=["tanh"])
+    assert result.status == "failed"
+    assert {(f.kind, f.op) for f in result.findings if f.kind == "wrong_gradient"} == {
+        ("wrong_gradient", "tanh")
+    }
+    assert (
+        run_check("symbolic", resolve_engine(adapter=adapter), examples=EXAMPLES, ops=["tanh"]).status
+        == "passed"
+    )
+
+
+# ---------------------------------------------------------------------- by hand
+@pytest.mark.parametrize("adapter", [torch_float64], ids=["torch"])
+def test_values_gradients_and_second_derivatives_match_the_hand_worked_ones(adapter):
+    Value = scalar_class(adapter)
+    x, y = Value(0.5), Value(2.0)
+    inner = x * y
+    z = inner.tanh() + x.exp() / y - 3**x
+    z.backward()
+    t = math.tanh(1.0)
+    dx = 2 * (1 - t * t) + math.exp(0.5) / 2 - math.log(3) * 3**0.5
+    assert z.data == pytest.approx(t + math.exp(0.5) / 2 - 3**0.5, rel=1e-14)
+    assert x.grad == pytest.approx(dx, rel=1e-14)
+    assert y.grad == pytest.approx(0.5 * (1 - t * t) - math.exp(0.5) / 4, rel=1e-14)
+    assert inner.grad == pytest.approx(1 - t * t, rel=1e-14)  # an interior value's gradient
+    z.backward()  # gradients accumulate
+    assert x.grad == pytest.approx(2 * dx, rel=1e-14)
+    a = Value(1.5)
+    cube = a * a * a
+    cube.backward(create_graph=True)
+    first = a.grad
+    assert first.data == pytest.approx(3 * 1.5**2, rel=1e-15)
+    a.grad = 0
+    first.backward()
+    assert a.grad == pytest.approx(6 * 1.5, rel=1e-15)
+
+
+# ---------------------------------------------------------------------- a framework not installed
+def test_a_missing_framework_is_named_with_the_extra_that_installs_it():
+    out = run_snippet(
+        "import sys\n"
+        "sys.modules['torch'] = None\n"
+        "from autograd.testing.adapters import torch_float64\n"
+        "torch_float64.make(1.0)\n"
+    )
+    assert "the PyTorch adapter needs torch, which is not installed" in out.stderr
+    assert "(pip install 'verified-autograd[torch]')" in out.stderr
+
+
+def test_a_framework_module_that_does_not_import_is_named_with_its_extra():
+    expected = (
+        r"the Nowhere adapter needs no_such_framework_module, which is not installed "
+        r"\(pip install 'verified-autograd\[nowhere\]'\)"
+    )
+    with pytest.raises(ModuleNotFoundError, match=expected):
+        require("no_such_framework_module", "Nowhere", "nowhere")
