@@ -12,12 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jax
 import pytest
 import torch
 
 from autograd.testing import resolve_engine, run_check, run_checks
 from autograd.testing.adapters import TorchFloat64, torch_float64
 from autograd.testing.adapters.common import require
+from autograd.testing.adapters.jax import JaxFloat64, Recorded, jax_float64
 from autograd.testing.auditor import DEFECT_KINDS, capabilities, check_names
 from autograd.testing.engines import scalar_class
 
@@ -58,8 +60,35 @@ class TorchWrongTanh(TorchFloat64):
     ops = {"tanh": _TorchWrongTanh.apply}  # noqa: RUF012
 
 
+class JaxWithoutCreateGraph(JaxFloat64):
+    """JAX whose backward never makes its gradients differentiable."""
+
+    def backward(self, output, leaves, *, create_graph=False):
+        super().backward(output, leaves)
+
+
+@jax.custom_jvp
+def _jax_wrong_tanh(x):
+    return jax.numpy.tanh(x)
+
+
+@_jax_wrong_tanh.defjvp
+def _jax_wrong_tanh_jvp(primals, tangents):
+    t = jax.numpy.tanh(primals[0])
+    return t, (1 - t) * tangents[0]  # 1 - tanh, not 1 - tanh^2
+
+
+def _wrong_tanh(v):
+    return Recorded(_jax_wrong_tanh(v.value), _jax_wrong_tanh, (v,))
+
+
+class JaxWrongTanh(JaxFloat64):
+    ops = {**JaxFloat64.ops, "tanh": _wrong_tanh}  # noqa: RUF012
+
+
 FRAMEWORKS = {
     "torch": (torch_float64, TorchWithoutCreateGraph, TorchWrongTanh),
+    "jax": (jax_float64, JaxWithoutCreateGraph, JaxWrongTanh),
 }
 
 
@@ -122,7 +151,7 @@ def test_a_wrong_derivative_behind_an_adapter_is_found_for_its_op(framework):
 
 
 # ---------------------------------------------------------------------- by hand
-@pytest.mark.parametrize("adapter", [torch_float64], ids=["torch"])
+@pytest.mark.parametrize("adapter", [torch_float64, jax_float64], ids=["torch", "jax"])
 def test_values_gradients_and_second_derivatives_match_the_hand_worked_ones(adapter):
     Value = scalar_class(adapter)
     x, y = Value(0.5), Value(2.0)
@@ -149,14 +178,30 @@ def test_values_gradients_and_second_derivatives_match_the_hand_worked_ones(adap
 
 # ---------------------------------------------------------------------- a framework not installed
 def test_a_missing_framework_is_named_with_the_extra_that_installs_it():
+    out = run_snippet("import sys\nsys.modules['jax'] = None\nimport autograd.testing.adapters.jax\n")
+    assert out.returncode == 1
+    assert (
+        "the JAX adapter needs jax, which is not installed (pip install 'verified-autograd[jax]')"
+        in out.stderr
+    )
+    cli = run_snippet(
+        "import runpy, sys\n"
+        "sys.modules['jax'] = None\n"
+        "sys.argv = ['audit', 'audit', '--adapter', 'autograd.testing.adapters.jax:jax_float64']\n"
+        "runpy.run_module('autograd.testing', run_name='__main__')\n"
+    )
+    assert cli.returncode == 2, cli.stderr
+    assert "verified-autograd[jax]" in cli.stderr and "Traceback" not in cli.stderr
     out = run_snippet(
         "import sys\n"
         "sys.modules['torch'] = None\n"
         "from autograd.testing.adapters import torch_float64\n"
         "torch_float64.make(1.0)\n"
     )
-    assert "the PyTorch adapter needs torch, which is not installed" in out.stderr
-    assert "(pip install 'verified-autograd[torch]')" in out.stderr
+    assert (
+        "the PyTorch adapter needs torch, which is not installed (pip install 'verified-autograd[torch]')"
+        in (out.stderr)
+    )
 
 
 def test_a_framework_module_that_does_not_import_is_named_with_its_extra():

@@ -5,10 +5,12 @@ protocol :class:`~autograd.testing.engines.Adapter`).  The frameworks people tra
 each seen through 0-d ``float64`` scalars, one module a framework:
 
 * :mod:`~autograd.testing.adapters.pytorch`: ``--adapter autograd.testing.adapters:torch_float64``
-  (torch is imported when the adapter is first used).
+  (torch is imported when the adapter is first used);
+* :mod:`~autograd.testing.adapters.jax`: ``--adapter autograd.testing.adapters.jax:jax_float64``
+  (importing the module imports JAX and enables its float64).
 
 No framework is a dependency of this package: each has an optional extra
-(``pip install 'verified-autograd[torch]'``), and an adapter whose framework is missing says which.
+(``pip install 'verified-autograd[jax]'``), and an adapter whose framework is missing says which.
 """
 
 from autograd.testing.adapters.pytorch import TorchFloat64, torch_float64
