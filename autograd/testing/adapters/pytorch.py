@@ -1,11 +1,8 @@
-"""Adapters for engines whose API is not a scalar class with a backward method.
+"""The PyTorch adapter: :data:`torch_float64` audits PyTorch through 0-d ``float64`` tensors.
 
-An adapter is any object with ``make``, ``data``, ``backward`` and ``grad`` (the
-protocol :class:`~autograd.testing.engines.Adapter`); audit one with
-``python -m autograd.testing audit --adapter autograd.testing.adapters:torch_float64``.
-
-:data:`torch_float64` audits PyTorch through 0-d ``float64`` tensors (torch is imported
-only when the adapter is first used: it is not a dependency of this package).
+``python -m autograd.testing audit --adapter autograd.testing.adapters:torch_float64``.  torch is
+imported only when the adapter is first used: it is not a dependency of this package (the
+optional extra ``torch`` installs the version the suite tests).
 """
 
 from __future__ import annotations
@@ -13,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from autograd.testing.adapters.common import require
+
 __all__ = ["TorchFloat64", "torch_float64"]
 
 
-class TorchFloat64:  # pragma: no cover - needs torch: exercised by `tox -e audits`, not the unit tests
+class TorchFloat64:
     """PyTorch, each scalar a 0-d ``float64`` tensor with ``requires_grad=True``.
 
     Every op's result keeps its gradient (``retain_grad``) and every backward keeps its graph
@@ -34,9 +33,7 @@ class TorchFloat64:  # pragma: no cover - needs torch: exercised by `tox -e audi
     @property
     def torch(self) -> Any:
         if self._torch is None:
-            import torch
-
-            self._torch = torch
+            self._torch = require("torch", "PyTorch", "torch")
         return self._torch
 
     def make(self, x: Any) -> Any:
