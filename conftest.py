@@ -6,6 +6,8 @@ Pick one with ``--hypothesis-profile=NAME`` or ``HYPOTHESIS_PROFILE=NAME``:
 * ``ci``: deterministic (``derandomize``), no deadline; the default under tox.
 * ``mutation``: small, deterministic, no example database; used by mutmut.
 * ``thorough``: ten times ``ci``'s examples; ``tox -e thorough``.
+* ``fast``: deterministic, no deadline, a tenth of ``ci``'s examples; ``tox -e fast``, the tier
+  that leaves out the tests marked ``slow`` and ``timing``.
 
 A failure under a deterministic profile reproduces by running the same test
 with the same profile; the falsifying example is printed as runnable code.
@@ -27,12 +29,17 @@ settings.register_profile(
     phases=[Phase.explicit, Phase.generate],  # no shrinking: a mutant only needs to fail
 )
 settings.register_profile("thorough", max_examples=1000, derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("fast", max_examples=10, derandomize=True, deadline=None, print_blob=True)
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
 settings.load_profile(PROFILE)
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: a whole audit or a long run, a few seconds or more")
+    config.addinivalue_line(
+        "markers",
+        "slow: takes seconds (whole audits, probes in child interpreters, training runs, the zoos); left out "
+        "of the fast tier (tox -e fast) and of the mutation run (see [tool.mutmut])",
+    )
     config.addinivalue_line(
         "markers",
         "timing: asserts what the time probe measures; tox runs these alone, after the rest of the "

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from autograd.datasets import make_moons
-from benchmarks import reference, timing
+from benchmarks import figures, reference, timing
 from benchmarks import workloads as w
 from benchmarks.report import (
     ChainRow,
@@ -17,6 +18,7 @@ from benchmarks.report import (
     Results,
     Row,
     Target,
+    machine,
     markdown,
     plot,
     ratio,
@@ -24,6 +26,7 @@ from benchmarks.report import (
     table,
     targets_text,
 )
+from benchmarks.report import figures as all_figures
 from benchmarks.timing import Run, Spread, alternate, paired_ratios, phase, totals
 
 HERE = Path(__file__).resolve().parent
@@ -39,15 +42,18 @@ BATCH = "batch step, 200 points (fwd+bwd)"
 
 
 def side_by_side(
-    results: Results, label: str, runs: dict[str, Run], repeats: int, phases: Sequence[str] = ()
+    results: Results, label: str, key: str, runs: dict[str, Run], repeats: int, phases: Sequence[str] = ()
 ) -> None:
-    """Time ``runs`` (ours, micrograd, plain) alternately; add a row for the total and one per phase."""
+    """Time ``runs`` (ours, micrograd, plain) alternately; add a row for the total and one per phase
+    (their figures named ``key`` and ``key.PHASE``)."""
     progress(f"{label}: {repeats} runs each")
     t = alternate(runs, repeats)
     ours, mg, plain = t["ours"], t["micrograd"], t["plain"]
-    parts: list[tuple[str, Callable[[list[tuple[float, ...]]], list[float]]]] = [(label, totals)]
-    parts += [(f"  {name} only", lambda s, i=i: phase(s, i)) for i, name in enumerate(phases)]
-    for name, part in parts:
+    parts: list[tuple[str, str, Callable[[list[tuple[float, ...]]], list[float]]]] = [(label, key, totals)]
+    parts += [
+        (f"  {name} only", f"{key}.{name}", lambda s, i=i: phase(s, i)) for i, name in enumerate(phases)
+    ]
+    for name, part_key, part in parts:
         results.rows.append(
             Row(
                 name,
@@ -57,6 +63,7 @@ def side_by_side(
                 "s",
                 plain=Spread.of(part(plain)),
                 vs_plain=Spread.of(paired_ratios(part(ours), part(plain))),
+                key=part_key,
             )
         )
 
@@ -147,12 +154,14 @@ def targets(results: Results, largest_chain: int) -> list[Target]:
             f"{one.vs_plain.median:.2f}× plain float, {one.ratio.median:.1f}× micrograd "
             f"({seconds(one.ours.median)} ours)",
             ratio(one.vs_plain),
+            key="one_sample",
         ),
         Target(
             "whole-batch step, 200 moons points, ≥ 60× micrograd",
             batch.ratio.median >= 60,
             f"{batch.ratio.median:.1f}× micrograd ({seconds(batch.ours.median)} ours)",
             ratio(batch.vs_plain),
+            key="batch",
         ),
         Target(
             "chain per node ≥ 6× micrograd, linear in N up to 1,000,000",
@@ -161,6 +170,7 @@ def targets(results: Results, largest_chain: int) -> list[Target]:
             + ", ".join(f"{c.ratio.median:.1f}× at N = {c.n:,}" for c in with_mg[:-1] if c.ratio)
             + f"); {exponent_text}",
             ratio(deepest.vs_plain),
+            key="chain",
         ),
         Target(
             "memory ≤ 100 B per op node",
@@ -168,6 +178,7 @@ def targets(results: Results, largest_chain: int) -> list[Target]:
             f"{memory.ours.median:.0f} B per op node (tracemalloc; see the notes for the allocator's blocks)",
             f"{memory.ours.median / memory.plain.median:.1f}× "
             f"(plain float keeps {memory.plain.median:.0f} B per op node's worth)",
+            key="memory",
         ),
     ]
 
@@ -201,13 +212,20 @@ def run(quick: bool, sections: bool = True) -> Results:
         "micrograd": lambda: w.one_sample_step(mg_model, x),
         "plain": lambda: reference.one_sample_step(plain, x),
     }
-    side_by_side(results, ONE_SAMPLE, one_sample, 20 if quick else 300, ("zero_grad", "forward", "backward"))
+    side_by_side(
+        results,
+        ONE_SAMPLE,
+        "one_sample",
+        one_sample,
+        20 if quick else 300,
+        ("zero_grad", "forward", "backward"),
+    )
     batch: dict[str, Run] = {
         "ours": lambda: w.batch_step(ours, our_model, points, labels),
         "micrograd": lambda: w.batch_step(mg, mg_model, points, labels),
         "plain": lambda: reference.batch_step(plain, points, labels),
     }
-    side_by_side(results, BATCH, batch, 2 if quick else 7, ("forward", "backward"))
+    side_by_side(results, BATCH, "batch", batch, 2 if quick else 7, ("forward", "backward"))
 
     # 3: the chain
     progress("chain: micrograd's deepest chain at the default recursion limit")
@@ -250,7 +268,15 @@ def run(quick: bool, sections: bool = True) -> Results:
     our_bytes, our_blocks = w.bytes_per_op_node(ours.Value)
     mg_bytes, mg_blocks = w.bytes_per_op_node(mg.Value)
     results.rows.append(
-        Row(MEMORY, Spread.of([our_bytes]), Spread.of([mg_bytes]), None, "B", plain=Spread.of([plain_bytes]))
+        Row(
+            MEMORY,
+            Spread.of([our_bytes]),
+            Spread.of([mg_bytes]),
+            None,
+            "B",
+            plain=Spread.of([plain_bytes]),
+            key="memory",
+        )
     )
     results.notes.append(
         f"Memory per op node as tracemalloc counts it (bytes requested): ours {our_bytes:.0f} B, micrograd "
@@ -270,6 +296,7 @@ def run(quick: bool, sections: bool = True) -> Results:
             None,
             "B",
             plain=Spread.of([peaks[2]]),
+            key="peak_memory",
         )
     )
     for r in results.rows[-2:]:
@@ -315,8 +342,11 @@ def run(quick: bool, sections: bool = True) -> Results:
             "s",
             plain=Spread.of([secs["plain"]]),
             vs_plain=Spread.of([secs["ours"] / secs["plain"]]),
+            key="train",
         )
     )
+    for name, (steps, _, _) in trained.items():
+        results.figures[f"train.{name}_steps"] = str(steps)
     results.notes.append(
         "Training: micrograd's demo recipe (whole batch of 200 points, max-margin loss "
         "+ 1e-4 L2, lr = 1 - 0.9 k / 100), from the same initial weights, until the accuracy is 1.000: "
@@ -332,6 +362,11 @@ def run(quick: bool, sections: bool = True) -> Results:
     return results
 
 
+def run_stamp() -> str:
+    """When the run ended (kept in results.json only: the documents say what is, not when)."""
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument(
@@ -340,7 +375,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="few repeats, small sizes, no micrograd training; writes nothing unless --out",
     )
     parser.add_argument(
-        "--out", type=Path, default=None, help=f"directory for RESULTS.md and {PLOT_NAME} (default: {HERE})"
+        "--out",
+        type=Path,
+        default=None,
+        help=f"directory for RESULTS.md, results.json and {PLOT_NAME} (default: {HERE})",
     )
     parser.add_argument(
         "--clock",
@@ -364,7 +402,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not plotted:
             print(f"benchmarks: matplotlib is not installed, so {PLOT_NAME} was not drawn", file=sys.stderr)
         (out / "RESULTS.md").write_text(markdown(results, PLOT_NAME if plotted else None), encoding="utf-8")
-        print(f"wrote {out / 'RESULTS.md'}" + (f" and {out / PLOT_NAME}" if plotted else ""))
+        about = {**machine(), "clock": results.clock, "quick": results.quick, "run": run_stamp()}
+        quoted = all_figures(results) | {"machine": about["machine"], "python": about["python"]}
+        figures.save(quoted, about, out / figures.RESULTS_JSON.name)
+        print(
+            f"wrote {out / 'RESULTS.md'}, {out / figures.RESULTS_JSON.name}"
+            + (f" and {out / PLOT_NAME}" if plotted else "")
+        )
+        print("python -m benchmarks.figures copies the figures into README.md and docs/")
     return 0
 
 

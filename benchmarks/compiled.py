@@ -1,4 +1,4 @@
-"""Issue 16's figures: ``autograd.compile`` side by side with the interpreter, micrograd and plain floats.
+"""The compiler's figures: ``autograd.compile`` side by side with the interpreter, micrograd and plain floats.
 
 * One-sample step: the network's output for one input and its gradient with respect to the 337
   parameters (and the 2 inputs), compiled once as a function of the parameters and the input
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,12 +30,13 @@ from autograd.cli import _parameters, compiled_moons_loss
 from autograd.datasets import make_moons
 from autograd.engine import Value
 from autograd.nn import MLP
+from benchmarks import figures as figure_file
 from benchmarks import reference, timing
 from benchmarks import workloads as w
-from benchmarks.report import Section, md_table, seconds
+from benchmarks.report import Section, md_table, seconds, times
 from benchmarks.timing import Run, Spread, alternate, paired_ratios, totals
 
-TITLE = "Compiled (issue 16): `autograd.compile` against the interpreter, micrograd and plain floats"
+TITLE = "Compiled: `autograd.compile` against the interpreter, micrograd and plain floats"
 
 
 def one_sample_function(model: MLP) -> tuple[Callable[..., Value], list[float]]:
@@ -159,7 +159,18 @@ def section(
     steps_i, secs_i, _acc_i = w.train_to_full_accuracy(ours, ours.make_model(), points, labels, 300)
 
     rows = []
-    for label, t in (("one-sample step (fwd+bwd)", t_one), ("batch step, 200 points (fwd+bwd)", t_batch)):
+    figures: dict[str, str] = {}
+    for key, label, t in (
+        ("one_sample", "one-sample step (fwd+bwd)", t_one),
+        ("batch", "batch step, 200 points (fwd+bwd)", t_batch),
+    ):
+        figures[f"compiled.{key}.compiled"] = _median(t["compiled"])
+        for name, slow, fast in (
+            ("interpreted_over_compiled", "ours", "compiled"),
+            ("micrograd_over_compiled", "micrograd", "compiled"),
+            ("compiled_over_plain", "compiled", "plain"),
+        ):
+            figures[f"compiled.{key}.{name}"] = times(statistics.median(paired_ratios(t[slow], t[fast])))
         rows.append(
             [
                 label,
@@ -197,6 +208,23 @@ def section(
     train_vs_mg = micrograd_train_seconds / secs_c if micrograd_train_seconds else None
     train_no_compile = micrograd_train_seconds / (secs_c - compile_c) if micrograd_train_seconds else None
 
+    figures |= {
+        "compiled.train.compiled": f"{secs_c:.2f} s",
+        "compiled.train.compiling": f"{compile_c:.2f} s",
+        "compiled.train.steps": str(steps_c),
+        "compiled.train.interpreted": f"{secs_i:.2f} s",
+        "compiled.train.interpreted_over_compiled": times(secs_i / secs_c),
+        "compiled.one_sample.compile_time": f"{one_compile * 1e3:.0f} ms",
+        "compiled.one_sample.lines": f"{one.source.count(chr(10)):,}",
+        "compiled.one_sample.paid_after": f"{paid_one:.0f}",
+        "compiled.batch.compile_time": f"{batch_compile:.2f} s",
+        "compiled.batch.paid_after": f"{paid_batch:.1f}",
+    }
+    if micrograd_train_seconds and train_vs_mg and train_no_compile:
+        figures["compiled.train.micrograd"] = f"{micrograd_train_seconds:.0f} s"
+        figures["compiled.train.micrograd_over_compiled"] = times(train_vs_mg)
+        figures["compiled.train.micrograd_over_compiled_without_compiling"] = times(train_no_compile)
+
     def verdict(met: bool | None) -> str:
         return "not measured" if met is None else "met" if met else "NOT met"
 
@@ -227,8 +255,12 @@ def section(
             f"{batch_compile:.2f} s, paid after {paid_batch:.1f} batch steps",
         ),
     ]
-    for name, met, measured in targets:
-        print(f"target (issue 16): {name}: {met}: {measured}")
+    for key, (name, met, measured) in zip(
+        ("one_sample", "batch", "train", "compiling"), targets, strict=True
+    ):
+        figures[f"compiled.target.{key}"] = met
+        figures[f"compiled.target.{key}.name"] = name
+        print(f"target (compiled): {name}: {met}: {measured}")
         rows.append([f"**target:** {name}", met, measured, "", "", "", "", ""])
     text = (
         "One process, the four lines taking turns (compiled, interpreted, micrograd, plain float), each run "
@@ -253,7 +285,7 @@ def section(
         "micrograd / compiled",
         "compiled / plain float",
     ]
-    return Section(TITLE, text, header, rows)
+    return Section(TITLE, text, header, rows, figures)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -263,7 +295,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--write",
         type=Path,
         default=None,
-        help="replace this section of that RESULTS.md (written by python -m benchmarks) with this run's",
+        help="replace this section of that RESULTS.md (written by python -m benchmarks) with this run's, "
+        "and its figures in the results.json beside it",
     )
     parser.add_argument(
         "--micrograd-training",
@@ -277,22 +310,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     mg_seconds = micrograd_training_seconds(progress) if args.micrograd_training else None
     result = section(args.quick, progress, mg_seconds)
-    text = section_markdown(result, " ".join(["python -m benchmarks.compiled", *(argv or sys.argv[1:])]))
+    text = section_markdown(result)
     print(text)
     if args.write is not None:
         args.write.write_text(replace_section(args.write.read_text(encoding="utf-8"), text), encoding="utf-8")
-        print(f"wrote the section into {args.write}")
+        results_json = args.write.parent / figure_file.RESULTS_JSON.name
+        figure_file.update(result.figures, "compiled.", results_json)
+        print(f"wrote the section into {args.write} and its figures into {results_json}")
     return 0
 
 
-def section_markdown(result: Section, command: str) -> str:
-    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+def section_markdown(result: Section) -> str:
     return "\n".join(
         [
             f"## {result.title}",
             "",
-            f"This section alone was regenerated by `{command}` ({stamp}); the rest of the file by "
-            "`python -m benchmarks`, at the date above.",
+            "`python -m benchmarks.compiled --micrograd-training --write benchmarks/RESULTS.md` measures "
+            "this section alone and writes it here, and its figures into `results.json`.",
             "",
             result.text,
             "",

@@ -1,4 +1,4 @@
-"""Issue 9's figures: what create_graph support cost the first-order path, and what second order costs.
+"""What create_graph support cost the first-order path, and what second order costs.
 
 * Before / after: the engine as it was before the create_graph work (commit
   ``BEFORE``), right after it (``CREATE_GRAPH``), both read with ``git show``,
@@ -25,9 +25,9 @@ from autograd.datasets import make_moons
 from autograd.engine import Value, vsum
 from autograd.nn import MLP
 from benchmarks import ab, timing
-from benchmarks.report import Section, seconds
+from benchmarks.report import Section, seconds, times
 
-BEFORE = "4c2d948"  # the engine before the create_graph work (issue 9)
+BEFORE = "4c2d948"  # the engine before the create_graph work
 CREATE_GRAPH = "3d1dc9d"  # engine: create_graph complete
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,7 +48,7 @@ def git_engine(commit: str, folder: Path) -> None:
 
 
 def before_after(quick: bool, progress: Callable[[str], None]) -> Section:
-    title = "First order before and after create_graph support (issue 9)"
+    title = "First order before and after create_graph support"
     header = [
         "workload",
         f"before ({BEFORE})",
@@ -88,8 +88,8 @@ def before_after(quick: bool, progress: Callable[[str], None]) -> Section:
         )
     text = (
         f"The engine (`autograd/engine.py` and `nn.py`) at {BEFORE} (before the create_graph work), at "
-        f"{CREATE_GRAPH} (`engine: create_graph complete`) and in this checkout (after issue 10's "
-        "first-order work), loaded side by side in one process (`benchmarks/ab.py`), runs alternating, "
+        f"{CREATE_GRAPH} (`engine: create_graph complete`) and in this checkout, "
+        "loaded side by side in one process (`benchmarks/ab.py`), runs alternating, "
         f"each from a collected heap with the GC on; medians over {len(samples['batch step']['now'])} to "
         f"{len(samples['one-sample step']['now'])} rounds, the ratios taken round by round "
         "(median, min–max).  The chain has 20,000 steps; its times are per node."
@@ -132,14 +132,13 @@ def gradient(f: Any, weights: list[float]) -> tuple[tuple[float, ...], Any]:
 
 
 def second_order(quick: bool, progress: Callable[[str], None]) -> Section:
-    title = "Second-order costs (issue 9)"
+    title = "Second-order costs"
     header = ["work", "time (median)", "one gradient of the same loss", "ratio to the gradient (paired)"]
     hessian, hvp = getattr(autograd, "hessian", None), getattr(autograd, "hvp", None)
     if hessian is None or hvp is None:
         return Section(
             title,
-            "Not measured: this engine has no `autograd.hessian` / `autograd.hvp` yet (issue 9's "
-            "create_graph work, branch `higher`).",
+            "Not measured: this engine has no `autograd.hessian` / `autograd.hvp`.",
             header,
             [],
         )
@@ -159,8 +158,10 @@ def second_order(quick: bool, progress: Callable[[str], None]) -> Section:
         return run
 
     rows = []
-    for label, f, weights, work, repeats in (
+    figures: dict[str, str] = {}
+    for key, label, f, weights, work, repeats in (
         (
+            "hessian",
             f"full Hessian, MLP(2, [4, 4, 1]) (tanh), {len(small_weights)} parameters",
             small,
             small_weights,
@@ -168,6 +169,7 @@ def second_order(quick: bool, progress: Callable[[str], None]) -> Section:
             3 if quick else 15,
         ),
         (
+            "hvp",
             f"Hessian-vector product, MLP(2, [16, 16, 1]) (tanh), {len(large_weights)} parameters",
             large,
             large_weights,
@@ -182,6 +184,9 @@ def second_order(quick: bool, progress: Callable[[str], None]) -> Section:
         second = [s[0] for s in t["second"]]
         first = [s[0] for s in t["gradient"]]
         ratios = sorted(s / g for s, g in zip(second, first, strict=True))
+        figures[f"{key}.time"] = seconds(statistics.median(second))
+        figures[f"{key}.gradient"] = seconds(statistics.median(first))
+        figures[f"{key}.over_gradient"] = times(statistics.median(ratios))
         rows.append(
             [
                 label,
@@ -197,4 +202,4 @@ def second_order(quick: bool, progress: Callable[[str], None]) -> Section:
         "Each is timed against one gradient of the same loss (making the leaves, forward, `backward()`), "
         "alternating, each run from a collected heap, by the benchmarks' clock."
     )
-    return Section(title, text, header, rows)
+    return Section(title, text, header, rows, figures)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import os
 import platform
 import sys
@@ -24,6 +23,7 @@ class Row:
     note: str = ""
     plain: Spread | None = None  # the plain-float reference (benchmarks/reference.py)
     vs_plain: Spread | None = None  # ours / plain, paired run by run
+    key: str = ""  # the stable name of its figures in results.json ("" for none)
 
 
 @dataclass
@@ -57,6 +57,7 @@ class Target:
     met: bool | None  # None: not measured in this run
     measured: str
     vs_plain: str = ""
+    key: str = ""  # its figures in results.json: target.KEY (the verdict), target.KEY.name
 
 
 @dataclass
@@ -67,6 +68,7 @@ class Section:
     text: str
     header: list[str]
     rows: list[list[str]]
+    figures: dict[str, str] = field(default_factory=dict)  # stable name -> formatted figure
 
 
 @dataclass
@@ -80,6 +82,7 @@ class Results:
     targets: list[Target] = field(default_factory=list)
     methods: list[MethodRow] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
+    figures: dict[str, str] = field(default_factory=dict)  # figures not in a row: name -> formatted
 
 
 # ---------------------------------------------------------------------- formatting
@@ -108,6 +111,48 @@ def spread(s: Spread | None, unit: str) -> str:
     return f"{quantity(s.median, unit)} ({quantity(s.low, unit)}–{quantity(s.high, unit)})"
 
 
+def times(x: float) -> str:
+    """A ratio as a figure: one decimal below 10, none from 10 on."""
+    return f"{x:.1f}×" if x < 10 else f"{x:.0f}×"
+
+
+def figures(results: Results) -> dict[str, str]:
+    """Every figure a document may quote, by stable name: the rows' medians, the chain's, the
+    sections' and the others the run recorded (``results.figures``)."""
+    out: dict[str, str] = {}
+    for r in results.rows:
+        if not r.key:
+            continue
+        for name, s in (("ours", r.ours), ("micrograd", r.micrograd), ("plain", r.plain)):
+            if s is not None:
+                out[f"{r.key}.{name}"] = quantity(s.median, r.unit)
+        for name, s in (("micrograd_over_ours", r.ratio), ("ours_over_plain", r.vs_plain)):
+            if s is not None:
+                out[f"{r.key}.{name}"] = times(s.median)
+    for c in results.chain:
+        key = f"chain.{c.n}"
+        out[f"{key}.ours"] = seconds(c.ours.median)
+        out[f"{key}.ours_forward"] = seconds(c.ours_fwd.median)
+        out[f"{key}.ours_backward"] = seconds(c.ours_bwd.median)
+        out[f"{key}.ours_total"] = seconds(c.ours.median * 2 * c.n)
+        for name, s in (("micrograd", c.micrograd), ("plain", c.plain)):
+            if s is not None:
+                out[f"{key}.{name}"] = seconds(s.median)
+        for name, s in (("micrograd_over_ours", c.ratio), ("ours_over_plain", c.vs_plain)):
+            if s is not None:
+                out[f"{key}.{name}"] = times(s.median)
+    if results.micrograd_deepest:
+        out["chain.micrograd_deepest"] = f"{results.micrograd_deepest:,}"
+    for t in results.targets:
+        if t.key:
+            out[f"target.{t.key}"] = verdict(t)
+            out[f"target.{t.key}.name"] = t.name
+    for section in results.sections:
+        out.update(section.figures)
+    out.update(results.figures)
+    return dict(sorted(out.items()))
+
+
 def ratio(s: Spread | None) -> str:
     if s is None:
         return "—"
@@ -130,7 +175,6 @@ def machine() -> dict[str, str]:
     except metadata.PackageNotFoundError:
         micrograd = "not installed"
     return {
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
         "python": f"{platform.python_implementation()} {sys.version.split()[0]}",
         "micrograd": micrograd,
@@ -209,7 +253,7 @@ def table(results: Results) -> str:
 
 
 def targets_text(results: Results) -> str:
-    out = ["", "Targets (issue 10):"]
+    out = ["", "Targets:"]
     out += [
         f"  [{verdict(t)}] {t.name}: {t.measured}"
         + (f"; ours / plain float {t.vs_plain}" if t.vs_plain else "")
@@ -238,9 +282,10 @@ def markdown(results: Results, plot_name: str | None) -> str:
     md = [
         "# Benchmarks: this engine side by side with micrograd and with plain floats",
         "",
-        "Written by `python -m benchmarks` (`tox -e bench`); do not edit by hand.",
+        "Written by `python -m benchmarks` (`tox -e bench`) with `results.json`, which holds every figure",
+        "the documents quote (`python -m benchmarks.figures` copies them into the documents); do not edit",
+        "by hand.",
         "",
-        f"- Date: {m['date']}",
         f"- Machine: {m['machine']}",
         f"- Python: {m['python']}; micrograd {m['micrograd']}",
         "- Three lines side by side: ours, micrograd 0.1.0, and **plain float**, the same arithmetic",
@@ -262,7 +307,7 @@ def markdown(results: Results, plot_name: str | None) -> str:
     if results.quick:
         md += ["", "**A `--quick` run: few repeats and small sizes; not the numbers to quote.**"]
     if results.targets:
-        md += ["", "## Targets (issue 10)", ""]
+        md += ["", "## Targets", ""]
         md += md_table(
             ["target", "verdict", "measured", "ours / plain float"],
             [[t.name, verdict(t), t.measured, t.vs_plain or "—"] for t in results.targets],

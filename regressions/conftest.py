@@ -1,11 +1,4 @@
-"""Registers the ``slow`` marker and prints the bug-zoo table at the end of a run (with or without
-pytest-xdist)."""
-
-
-def pytest_configure(config):
-    config.addinivalue_line(
-        "markers", "slow: takes seconds (training runs); left out of the mutation run (see [tool.mutmut])"
-    )
+"""Prints the bug-zoo table at the end of a run (with or without pytest-xdist)."""
 
 
 def pytest_runtest_logreport(report):

@@ -60,6 +60,7 @@ def trained(tmp_path_factory):
     return run("train", "--plot", str(png)), png
 
 
+@pytest.mark.slow
 def test_train_reaches_full_accuracy_with_the_defaults(trained):
     done, _ = trained
     assert done.returncode == 0, done.stderr
@@ -71,6 +72,7 @@ def test_train_reaches_full_accuracy_with_the_defaults(trained):
     assert re.search(r"^done in [\d.]+ s: loss [\d.]+, accuracy 1\.000$", done.stdout, re.M)
 
 
+@pytest.mark.slow
 def test_train_plot_writes_a_png(trained):
     done, png = trained
     data = png.read_bytes()
@@ -114,6 +116,7 @@ def test_sweep_default_sizes_match_the_analytic_gradient():
         assert analytic == pytest.approx(1.001**n, rel=1e-11)
 
 
+@pytest.mark.slow
 def test_sweep_a_million():
     done = run("sweep", "1000000")
     assert done.returncode == 0, done.stderr

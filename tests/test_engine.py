@@ -718,6 +718,7 @@ del y  # freeing a million-deep chain must not overflow the C stack either
 """
 
 
+@pytest.mark.slow
 def test_million_step_chain_at_the_default_recursion_limit():
     # In a fresh interpreter: the default recursion limit for sure, no coverage tracer slowing
     # it five-fold, and the half gigabyte of graph given back to the OS afterwards.

@@ -105,6 +105,7 @@ def test_the_backward_convention_is_observed_not_assumed():
     )
 
 
+@pytest.mark.slow
 def test_retained_interior_gradients_are_a_convention_the_stateful_check_models():
     # PyTorch's retain_grad: interior gradients add up across passes, but a stale one never flows on
     # (torch through the adapter matched no convention and its stateful check judged nothing)
@@ -121,6 +122,7 @@ def test_retained_interior_gradients_are_a_convention_the_stateful_check_models(
 
 
 # ---------------------------------------------------------------------- verdicts
+@pytest.mark.slow
 def test_our_engine_has_no_defects_and_its_conventions_are_listed():
     report = audit(autograd, examples=EXAMPLES)
     assert report.defects == [], str(report)
@@ -132,6 +134,7 @@ def test_our_engine_has_no_defects_and_its_conventions_are_listed():
     assert report.verdict().startswith("verdict: no defects")
 
 
+@pytest.mark.slow
 def test_micrograd_has_exactly_the_x_pow_0_crash_and_its_conventions_are_not_defects():
     report = audit("micrograd.engine", examples=EXAMPLES)
     # (the probes may add what they find on their own, e.g. set-ordered parents across runs)
@@ -152,6 +155,7 @@ def test_micrograd_has_exactly_the_x_pow_0_crash_and_its_conventions_are_not_def
     assert run.stdout.startswith("expected:") and "ZeroDivisionError" in run.stdout + run.stderr
 
 
+@pytest.mark.slow
 def test_a_wrong_rule_is_a_confirmed_wrong_gradient_with_a_reproducer_that_shows_it():
     report = audit("tests.engines.audit_wrong_mul", examples=EXAMPLES)
     wrong = {f.op: f for f in report.defects if f.kind == "wrong_gradient"}
@@ -164,6 +168,7 @@ def test_a_wrong_rule_is_a_confirmed_wrong_gradient_with_a_reproducer_that_shows
     assert report.checks["exact"] == "failed"
 
 
+@pytest.mark.slow
 def test_a_float_engine_is_confirmed_by_finite_differences_and_a_tiny_slip_stays_inconclusive():
     report = audit("tests.engines.audit_wrong_tanh_float", examples=EXAMPLES)
     (finding,) = [f for f in report.defects if f.kind == "wrong_gradient"]
@@ -179,6 +184,7 @@ def test_a_float_engine_is_confirmed_by_finite_differences_and_a_tiny_slip_stays
     assert any(f["kind"] == "inconclusive" and f["op"] == "tanh" for f in data["findings"])
 
 
+@pytest.mark.slow
 def test_one_defect_does_not_hide_another():
     report = audit("tests.engines.audit_two_defects", examples=EXAMPLES)
     kinds = {(f.kind, f.op) for f in report.defects}
@@ -186,6 +192,7 @@ def test_one_defect_does_not_hide_another():
     assert len(report.defects) == len(kinds)  # each (kind, op) once
 
 
+@pytest.mark.slow
 def test_float_only_and_fraction_refusing_engines_are_checked_on_floats_with_the_ops_they_have():
     floats = audit("tests.engines.audit_scalar_backwards", examples=EXAMPLES)
     assert floats.defects == []
@@ -229,6 +236,7 @@ def test_the_same_seed_gives_the_same_report():
 
 
 # ---------------------------------------------------------------------- interfaces
+@pytest.mark.slow
 def test_cli_exit_status_is_0_without_defects_1_with_and_2_when_it_cannot_audit():
     clean = audit_cli("tests.engines.audit_scalar_backwards", "--examples", "5")
     assert clean.returncode == 0, clean.stderr
@@ -245,6 +253,7 @@ def test_cli_exit_status_is_0_without_defects_1_with_and_2_when_it_cannot_audit(
         assert out.stderr.startswith(f"could not audit {target}: ")
 
 
+@pytest.mark.slow
 def test_cli_options_name_what_discovery_cannot_find():
     # Counter has __add__ but no __mul__: naming it cannot make it a scalar class
     out = audit_cli("tests.engines.audit_no_scalar", "--class", "Counter")
@@ -254,6 +263,7 @@ def test_cli_options_name_what_discovery_cannot_find():
     assert ok.returncode == 0 and "class Scalar (number .value, gradient .gradient, backwards())" in ok.stdout
 
 
+@pytest.mark.slow
 def test_json_follows_the_documented_schema():
     out = audit_cli("tests.engines.audit_wrong_mul", "--json", "--examples", "5")
     assert out.returncode == 1
@@ -287,6 +297,7 @@ def test_json_follows_the_documented_schema():
     assert line in text
 
 
+@pytest.mark.slow
 def test_the_pytest_recipe_turns_each_defect_into_a_readable_failure(tmp_path):
     recipe = """
         import pytest
@@ -308,6 +319,7 @@ def test_the_pytest_recipe_turns_each_defect_into_a_readable_failure(tmp_path):
             assert "1 passed" in out.stdout
 
 
+@pytest.mark.slow
 def test_pytest_cases_and_the_text_report_in_process(capsys):
     from autograd.testing.__main__ import main
 
@@ -435,6 +447,7 @@ def test_what_the_engine_raises_past_a_probe_leaves_it_not_judged_and_the_audit_
 # The probes branch's fixture engines: correct gradients, each with one adaptation or convention.
 # Regression: missing_ops made linearity multiply by a Fraction (c * Value, which it lacks) and the
 # stateful machine apply ops it does not have, both reported as crashes.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "fixture",
     ["sound", "missing_ops", "set_parents", "interior_accumulates", "float_only", "floatifies",

@@ -740,6 +740,7 @@ def test_a_defect_of_another_op_does_not_stop_the_search_of_this_one():
     assert [f.op for _, f in trials.sized] == ["mul"]  # but recorded
 
 
+@pytest.mark.slow
 def test_a_search_with_nothing_to_draw_judges_nothing():
     trials = runner.Trials()
     runner.search(trials, ("c",), st.integers().filter(lambda x: False), lambda x: [], 10, 0)
@@ -820,6 +821,7 @@ def test_a_per_op_search_is_not_stopped_by_another_ops_defect():
         assert {f.op for f in outcome.findings} == {"mul"}
 
 
+@pytest.mark.slow
 def test_a_per_op_finding_names_the_op_under_test():
     # c - v computed as v - c: the exact search of rsub finds its wrong value, under rsub's name
     exact = _per_op(RSUB, ["rsub"], 10, 0, checks=("exact",))[0]
@@ -1007,6 +1009,7 @@ def test_a_stateful_failure_that_did_not_replay_is_inconclusive(monkeypatch):
     assert (said.expected, said.actual) == ("[2]", "['3']")
 
 
+@pytest.mark.slow
 def test_a_stateful_wrong_gradient_says_what_the_harness_read():
     found = run_check("stateful", "tests.engines.planted_stateful", examples=DEFAULT_EXAMPLES, seed=0)
     (wrong,) = [f for f in found.findings if f.kind == "wrong_gradient"]
@@ -1078,6 +1081,7 @@ def test_a_declared_convention_the_engine_does_not_follow_is_a_wrong_gradient():
     assert _stateful(eng, 4, 0, declared=observed)[0].findings == []
 
 
+@pytest.mark.slow
 def test_a_declared_convention_an_engine_matches_none_of_is_reported_whole():
     eng = resolve_engine("tests.engines.seed_grows")
     found, observed = _stateful(eng, 4, 0, declared=OUR_CONVENTION)
@@ -1385,6 +1389,7 @@ def _stateful_draws(monkeypatch, run) -> list:
     return _LeavesSeen.seen
 
 
+@pytest.mark.slow
 def test_the_stateful_check_draws_its_runs_from_the_seed_it_is_given(monkeypatch):
     # run alone (run_check) and in the audit: the same seed, the same runs; another seed, others
     _probes(monkeypatch)
@@ -1514,6 +1519,7 @@ def _spy_probe(calls: list, findings=()):
     return probe
 
 
+@pytest.mark.slow
 def test_a_probe_gets_the_engine_examples_and_seed_from_run_check_and_the_audit(monkeypatch):
     calls: list = []
     _probes(monkeypatch, _spy_probe(calls))
@@ -1544,6 +1550,7 @@ def _spy_on(monkeypatch, name: str, asked: list, what) -> None:
     monkeypatch.setitem(registry.REGISTRY, name, spy)
 
 
+@pytest.mark.slow
 def test_run_checks_runs_only_what_it_is_asked_for(monkeypatch):
     asked: list = []
     _spy_on(monkeypatch, "exact", asked, lambda run: run.wanted)
@@ -1563,6 +1570,7 @@ CHECKS = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["autograd", "tests.engines.missing_ops", "tests.engines.extra_ops"])
 def test_the_audit_is_its_checks_run_one_by_one(monkeypatch, engine):
     calls: list = []
@@ -1585,6 +1593,7 @@ def test_the_audit_is_its_checks_run_one_by_one(monkeypatch, engine):
         assert report.outcomes[name] == alone, name
 
 
+@pytest.mark.slow
 def test_the_audit_and_run_checks_start_from_seed_0(monkeypatch):
     calls: list = []
     _probes(monkeypatch, _spy_probe(calls))
@@ -1593,6 +1602,7 @@ def test_the_audit_and_run_checks_start_from_seed_0(monkeypatch):
     assert [seed for _, _, seed in calls] == [0, 0]
 
 
+@pytest.mark.slow
 def test_the_audit_hands_the_extra_op_checks_its_examples_and_seed(monkeypatch):
     asked: list = []
     _probes(monkeypatch)

@@ -205,6 +205,7 @@ def test_a_value_no_precision_settles_raises_reference_unresolved():
     assert "8192 bits" in info.value.reason
 
 
+@pytest.mark.slow
 def test_the_edge_probe_reports_an_uncertifiable_point_inconclusive_never_a_verdict():
     # x + HIDDEN_ZERO is x: at no point can its value be certified
     spec = OpSpec(
@@ -222,6 +223,7 @@ def test_the_edge_probe_reports_an_uncertifiable_point_inconclusive_never_a_verd
 
 
 # ---------------------------------------------------------------------- the edge probe on gelu
+@pytest.mark.slow
 def test_a_correct_gelu_is_no_defect_at_the_edges():
     # the 60-digit reference took 1 + erf(x / sqrt 2) at -16.63 for 2e-61 (true: 1e-61) and
     # reported this engine's correct -3.2349899964885561e-61 as a wrong value
@@ -230,6 +232,7 @@ def test_a_correct_gelu_is_no_defect_at_the_edges():
     assert not [f for f in out.findings if f.kind in DEFECT_KINDS or f.kind == "inconclusive"]
 
 
+@pytest.mark.slow
 def test_the_textbook_gelu_is_wrong_where_its_value_is_still_a_normal_float():
     # x / 2 * (1 + erf(x / sqrt 2)) gives -0.0 where gelu is the least normal float: the point
     # where gelu leaves the normal floats, -37.615868313955986 (by mpmath, x ncdf(x) at 200 digits:

@@ -702,6 +702,7 @@ class _NoNegativePowers(sound.Value):
         return super().__pow__(c)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", [_NoNegativePowers, _PowRaises])
 def test_the_machine_uses_an_op_only_with_the_constants_the_engine_takes(engine):
     eng = resolve_engine(engine)
@@ -728,6 +729,7 @@ def _run(engine, convention, examples, exact=None) -> type:
     return run_machine(C.stateful_machine(engine, convention, exact=exact), examples)
 
 
+@pytest.mark.slow
 def test_the_machine_models_retained_interior_gradients_and_counts_every_run_judged():
     from tests.engines import retained_interior
 
@@ -749,6 +751,7 @@ class _LeafSeedOff(sound.Value):
         self.grad += 1.001
 
 
+@pytest.mark.slow
 def test_a_float_pass_from_a_leaf_is_judged_without_tolerance():
     eng = resolve_engine(_LeafSeedOff)
     convention = C.backward_convention(resolve_engine(float_only.Value))
@@ -757,6 +760,7 @@ def test_a_float_pass_from_a_leaf_is_judged_without_tolerance():
         _run(eng, convention, 40)
 
 
+@pytest.mark.slow
 def test_a_run_whose_tolerance_cannot_be_derived_is_counted_once_as_not_judged(monkeypatch):
     def no_tolerance(graph, precision):
         raise OracleInconclusive("no tolerance")

@@ -32,6 +32,7 @@ def defects(engine, op, examples=10):
     return {(f.kind, f.op) for o in outcomes for f in o.findings if f.kind in DEFECT_KINDS}
 
 
+@pytest.mark.slow
 def test_a_wrong_value_found_first_does_not_hide_the_ops_wrong_gradient():
     found = defects(RSUB, "rsub")
     assert ("wrong_value", "rsub") in found  # 1 - x0 at 0 is -1: the first graph
@@ -43,10 +44,12 @@ def test_the_sound_engine_gets_no_defect_from_the_searches_that_go_on(op):
     assert defects(SOUND, op, examples=20) == set()
 
 
+@pytest.mark.slow
 def test_a_gradient_off_by_5e_9_relative_is_confirmed_by_finite_differences():
     assert defects(FUDGED, "divc") == {("wrong_value", "divc"), ("wrong_gradient", "divc")}
 
 
+@pytest.mark.slow
 def test_a_fudged_value_feeding_another_op_is_a_wrong_gradient_of_its_op(alone):
     if not alone:
         return  # judged by the same test run alone (see conftest.alone): in a full run the search's
@@ -55,6 +58,7 @@ def test_a_fudged_value_feeding_another_op_is_a_wrong_gradient_of_its_op(alone):
     assert ("wrong_gradient", "powc") in defects(FUDGED, "powc")
 
 
+@pytest.mark.slow
 def test_the_edge_points_confirm_it_too():
     outcome = probe_edge_points(FUDGED)
     wrong = [f for f in outcome.findings if f.kind == "wrong_gradient" and f.op == "divc"]
@@ -93,6 +97,7 @@ def test_a_gradient_wrong_in_the_run_judged_is_confirmed_on_that_runs_numbers(op
     assert not [f for f in found if "not a defect" in f.summary or "agree with the engine" in f.summary]
 
 
+@pytest.mark.slow
 def test_a_summary_names_only_the_leaves_its_expression_uses():
     # the build-order engine's divc findings come from graphs with leaves no node uses
     found = run_check("symbolic", "tests.engines.planted_build_order", examples=20, ops=["divc"]).findings

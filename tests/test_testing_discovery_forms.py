@@ -49,6 +49,7 @@ def test_each_form_is_discovered_with_no_flag(module, api, convention):
     assert (eng.grad(x), eng.grad(w)) == (15.5, 12.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "module",
     [
@@ -105,6 +106,7 @@ def test_the_working_precision_is_detected():
     assert caps["precision"] == "float32"
 
 
+@pytest.mark.slow
 def test_a_correct_float32_engine_audits_clean_and_reports_its_precision():
     report = audit("tests.engines.float32", examples=3)
     assert report.defects == [], [f.summary for f in report.defects]
@@ -208,6 +210,7 @@ def test_as_number_reads_only_0d_arrays_of_real_numbers():
     assert as_number(numpy.float64(0.5)) is not None and type(as_number(numpy.float64(0.5))) is numpy.float64
 
 
+@pytest.mark.slow
 def test_a_0d_array_engine_audits_clean_with_its_stateful_check_judged():
     report = audit("tests.engines.zero_d_arrays", examples=10)
     assert report.defects == [], [f.summary for f in report.defects]

@@ -137,6 +137,7 @@ def test_thresholds_are_where_the_value_or_its_gradient_leaves_the_floats():
         assert any(math.isclose(x, edge, rel_tol=1e-13) for x in xs), (edge, xs)
 
 
+@pytest.mark.slow
 def test_a_threshold_between_1_and_2_is_found_on_both_sides():
     spec = OpSpec(
         "test_pow1100", 1, Call(lambda v: v**1100), lambda s, c: s[0] ** 1100,
@@ -523,6 +524,7 @@ class _LogOffByOneAtTheSmallest(sound.Value):
         return out
 
 
+@pytest.mark.slow
 def test_a_reproducer_prints_every_operands_gradient():
     found = probe_edge_points(_DivSecondPartialSignFlipped).findings
     (finding,) = [f for f in found if (f.kind, f.op) == ("wrong_gradient", "div")]
@@ -543,6 +545,7 @@ class _LogOffByOneAtTheSmallestRefusingInfiniteGradients(_LogOffByOneAtTheSmalle
                 raise OverflowError(f"backward: gradient {v.grad!r} is not finite")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "fixture", [_LogOffByOneAtTheSmallest, _LogOffByOneAtTheSmallestRefusingInfiniteGradients]
 )
@@ -581,6 +584,7 @@ class _PowerOfAFractionOffByOne(autograd.Value):
         return out
 
 
+@pytest.mark.slow
 def test_a_reproducer_at_a_fraction_constant_imports_fraction_and_runs():
     found = probe_edge_points(_PowerOfAFractionOffByOne).findings
     (finding,) = [f for f in found if f.kind == "wrong_value"]
@@ -748,6 +752,7 @@ def test_a_listed_constant_refused_is_a_crash_and_an_added_zero_refused_is_unsup
     assert "x + 0: the constant 0 is refused (ValueError: add: adding 0 is refused)" in adding[0].summary
 
 
+@pytest.mark.slow
 def test_every_edge_finding_names_its_check_and_its_op():
     engines = (_PowersRefuseZero, _AddingZeroRefused, tanh_tiny.Value, wrong_rule.Value,
                exp_partial_ulps.Value, float32.Value)  # fmt: skip

@@ -103,6 +103,7 @@ def _harness_trees():
         yield path.relative_to(HARNESS).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_the_harness_has_one_engine_call_the_boundarys():
     defined = [
         where
@@ -1813,6 +1814,7 @@ def test_died_names_the_signal_only_when_one_ended_the_child():
     assert Died("a", "b").stderr == ""
 
 
+@pytest.mark.slow
 def test_an_engine_child_answers_dies_is_restarted_and_times_out():
     program = "\n".join(
         [

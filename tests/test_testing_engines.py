@@ -49,6 +49,7 @@ def test_c_extension_descriptors_are_read():
     assert _numbers(complex(1, 2)) == {"real": 1.0, "imag": 2.0}
 
 
+@pytest.mark.slow
 def test_an_engine_with_properties_audits_clean():
     report = audit("tests.engines.property_attrs", examples=3)
     assert report.defects == [], [f.summary for f in report.defects]
@@ -115,6 +116,7 @@ def test_an_engine_without_backward_is_discovered_as_gradient_on_read():
     assert (eng.grad(x), eng.grad(w), eng.grad(h)) == (24, 20, 3)
 
 
+@pytest.mark.slow
 def test_a_gradient_on_read_engine_audits_clean_and_reports_its_api():
     report = audit("tests.engines.grad_on_read", examples=3)
     assert report.defects == [], [f.summary for f in report.defects]
@@ -141,6 +143,7 @@ class _NoGradient:
 
 
 # ---------------------------------------------------------------------- the adapter protocol
+@pytest.mark.slow
 def test_a_functional_engine_is_audited_through_its_adapter():
     report = audit(adapter="tests.engines.functional:adapter", examples=3)
     assert report.defects == [], [f.summary for f in report.defects]
@@ -151,6 +154,7 @@ def test_a_functional_engine_is_audited_through_its_adapter():
     assert report.outcomes["symbolic"].status == "passed"
 
 
+@pytest.mark.slow
 def test_a_wrong_rule_behind_an_adapter_is_caught_and_its_reproducer_runs():
     eng = resolve_engine(adapter="tests.engines.functional_wrong_mul:adapter")
     graph = Graph((2.0, 5.0), (Node("mul", (0, 1)),))
@@ -204,6 +208,7 @@ def test_engine_errors_are_caught_at_the_boundary_and_ours_propagate(monkeypatch
         resolve_engine("tests.engines.sound")
 
 
+@pytest.mark.slow
 def test_the_torch_adapter_imports_torch_only_when_used():
     out = run_snippet(
         "import sys\n"

@@ -18,6 +18,7 @@ def audit_cli(*args, env=None):
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
 
 
+@pytest.mark.slow
 def test_json_is_one_document_whatever_the_engine_prints():
     out = audit_cli("tests.engines.prints", "--json", "--examples", "3")
     assert out.returncode == 0, out.stderr
@@ -28,6 +29,7 @@ def test_json_is_one_document_whatever_the_engine_prints():
     assert data["capabilities"]["gradient_api"] == "backward" and data["capabilities"]["adapter"] is None
 
 
+@pytest.mark.slow
 def test_the_text_report_of_an_adapter_is_not_interleaved_with_what_the_engine_prints():
     out = audit_cli("--adapter", "tests.engines.prints:adapter", "--examples", "3")
     assert out.returncode == 0, out.stderr
@@ -39,6 +41,7 @@ def test_the_text_report_of_an_adapter_is_not_interleaved_with_what_the_engine_p
     assert lines[-1].startswith("verdict: no defects")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "words"),
     [

@@ -382,6 +382,7 @@ class _Nowhere(sound.Value):
         return self._with_partials(self.data**3 - self.data, (self,), (3 * self.data**2 - 1,))
 
 
+@pytest.mark.slow
 def test_a_defect_the_search_cannot_reproduce_is_kept_and_an_op_it_cannot_draw_is_not_applicable():
     _WrongOnce.calls = 0
     _, outcome = extra_op_outcomes(_WrongOnce, examples=10)

@@ -181,6 +181,7 @@ def test_shape_counts_of_a_hand_written_graph():
     assert shape_counts([Graph((0.5,), (Node("neg", (0,)), Node("exp", (0,))))]).dead == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["autograd", "micrograd.engine"])
 def test_float_graphs_draw_every_shape_of_every_op(engine, alone):
     if not alone:
@@ -199,6 +200,7 @@ def test_float_graphs_draw_every_shape_of_every_op(engine, alone):
     assert all(s.leaves[k] >= SAMPLE / 20 for k in (1, 2, 3, 4))
 
 
+@pytest.mark.slow
 def test_rational_graphs_draw_every_shape_of_every_closed_op():
     ops = drawable_ops("autograd", exact=True)
     s = sample(gs.graphs(exact=True))
@@ -302,6 +304,7 @@ def test_stress_graphs_keep_every_path_gain_within_the_bound():
     assert any(g > 1e100 for g in largest)  # and large gains are drawn (how many: see the hazards test)
 
 
+@pytest.mark.slow
 def test_a_cancellation_cancels_a_tiny_value_whenever_there_is_one():
     others = newest = 0
     for graph in drawn(gs.stress_graphs(), 300):
@@ -490,6 +493,7 @@ def assert_chains_reuse_and_terms(s: Shapes, exact: bool) -> None:
         assert counts.get(1, 0) >= total / 10 and total - counts.get(1, 0) >= total / 4, (kind, counts)
 
 
+@pytest.mark.slow
 def test_float_graphs_make_chains_reuse_on_purpose_and_vary_their_terms():
     s = shape_counts(drawn(gs.graphs(max_nodes=12), 300))
     assert_chains_reuse_and_terms(s, exact=False)

@@ -105,6 +105,7 @@ def feeds_several(graph):
     return any(len(c) > 1 for a, c in consumers.items() if a >= len(graph.leaves))
 
 
+@pytest.mark.slow
 def test_every_op_reuse_fan_out_and_long_chains_are_generated():
     seen = {"ops": set(), "reuse": 0, "fan-out": 0, "depth": 0, "leaves": set()}
 
@@ -132,6 +133,7 @@ def test_rational_graphs_use_only_closed_ops_on_fraction_leaves():
     check()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("op", ["dot", "vpow", "relu"])
 def test_a_search_for_an_op_shrinks_to_a_tiny_graph(op, alone):
     if not alone:
@@ -194,6 +196,7 @@ def test_ops_an_engine_lacks_are_not_generated():
     assert not seen & {"vsum", "dot"} and {"add", "mul"} <= seen
 
 
+@pytest.mark.slow
 def test_micrograd_is_checked_on_the_ops_it_has():
     import micrograd.engine as micrograd  # a test dependency (tox.ini), never skipped
     engine = resolve_engine(micrograd)

@@ -278,6 +278,7 @@ def test_the_stateful_machine_passes_the_engine_with_create_graph_steps():
     run_stateful(autograd, max_examples=30)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("engine", "says"),
     [(lambda: wrong_graph_engine("mul", TINY), "create_graph=True)"),

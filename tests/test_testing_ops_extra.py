@@ -57,6 +57,7 @@ def test_every_operator_form_is_its_own_row_with_its_own_code_path():
     assert display("mulc") == "c * v" and display("vmulc") == "v * c" and display(None) is None
 
 
+@pytest.mark.slow
 def test_an_engine_without_a_reflected_form_lacks_exactly_that_row():
     eng = resolve_engine(missing_ops.Value)  # no __radd__, __rsub__, __rmul__, __rtruediv__
     assert not eng.supports("radd") and not eng.supports("mulc") and not eng.supports("rdiv")
@@ -104,6 +105,7 @@ def test_engines_without_extra_ops_get_none_and_no_check(engine):
 
 
 # ---------------------------------------------------------------------- checks of extra ops
+@pytest.mark.slow
 def test_correct_extra_ops_have_no_finding_known_or_not():
     outcomes = extra_op_outcomes(extra_fixture.Value, examples=15)
     assert defects(outcomes) == set()
@@ -167,6 +169,7 @@ def test_the_taylor_order_test_needs_no_tolerance():
     assert repr(between) == "TaylorVerdict('unclear', orders=[1.44, 1.44, 1.44, 1.44])"
 
 
+@pytest.mark.slow
 def test_the_audit_reports_extra_ops_by_their_form():
     report = audit(extra_factor.Value, examples=10)
     assert {(f.kind, f.op) for f in report.defects} >= {
@@ -755,6 +758,7 @@ def test_the_taylor_steps_are_relative_to_the_point_beyond_1():
     )
 
 
+@pytest.mark.slow
 def test_a_method_that_takes_a_plain_number_is_called_with_one_and_judged():
     # v.scaled(k) gives no number when k is a Value: called with 0.7 it is judged, its gradient
     # 2k (not k, by hand) found wrong; v.smudge() gives no number at all and is never "checked"

@@ -113,6 +113,7 @@ def test_verify_engine_counts_a_disagreement_no_second_method_confirms_as_inconc
     assert counts and all(int(n) > 0 for n in counts[0]), result.message
 
 
+@pytest.mark.slow
 def test_verify_engine_passes_the_engine_on_every_check():
     results = verify_engine(autograd, max_examples=10)
     assert set(results) == set(autograd.testing.CHECKS)

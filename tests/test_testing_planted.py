@@ -63,6 +63,7 @@ def _planted(outcome, kind, op, text):
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "check", [pytest.param(c, marks=pytest.mark.timing) if c == "time" else c for c in PLANTED]
 )  # the time probe's verdict: run alone (tox.ini)
@@ -79,6 +80,7 @@ def test_each_check_reports_its_planted_defect_and_not_on_the_sound_engine(check
         assert sound.status != "failed", sound
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("check", "fixture", "kind", "op"),
     [*((c, *PLANTED[c][:3]) for c in ("exact", "symbolic", "forward")),
@@ -102,6 +104,7 @@ def test_an_exact_engine_with_one_float_gradient_gets_no_defect_from_the_exact_p
     assert found.status == "passed" and found.judged > 0
 
 
+@pytest.mark.slow
 def test_a_float_engine_gets_the_exact_properties_on_floats():
     # issue 15 item 6: float engines get linearity, build_order, chain_sweep and stateful too
     for check in ("linearity", "build_order", "chain_sweep", "stateful"):

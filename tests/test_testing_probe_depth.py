@@ -43,6 +43,7 @@ def test_a_chain_that_kills_the_interpreter_is_a_crash_and_the_depth_that_surviv
     assert run.returncode == 0 and f"exit status {-signal.SIGSEGV}" in run.stdout
 
 
+@pytest.mark.slow
 def test_a_death_while_freeing_the_graph_is_reported_where_it_happens():
     outcome = depth.probe_depth(dies_freeing.Value)
     crash, limit = outcome.findings
@@ -98,6 +99,7 @@ def test_an_exit_without_a_signal_during_a_chain_is_a_crash_too():
     assert "steps kills the interpreter (exit status 3)" in crash.summary
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("dies_from", "judged", "good", "children"),
     [
@@ -136,6 +138,7 @@ def test_an_address_in_upper_case_hex_is_left_out_of_the_error_too():
     assert depth._depth_failure(Child(), 5) == "RuntimeError: node of 5 steps overflowed"
 
 
+@pytest.mark.slow
 def test_a_recursion_error_stays_a_depth_limit_bisected_to_the_step():
     (finding,) = depth.probe_depth(recursive.Value).findings
     assert finding.kind == "depth_limit" and "raise RecursionError" in finding.summary
@@ -197,6 +200,7 @@ def test_an_exception_at_depth_is_bisected_to_the_step_and_shown_without_address
     assert (run.returncode, run.stdout) == (0, "backward() completed 1509 steps\n"), run.stderr
 
 
+@pytest.mark.slow
 def test_the_child_answers_tells_its_stage_at_death_and_is_started_again():
     program = "\n".join(
         [
@@ -219,6 +223,7 @@ def test_the_child_answers_tells_its_stage_at_death_and_is_started_again():
         assert child.ask("y") == "yy" and child.started == 4
 
 
+@pytest.mark.slow
 def test_the_audit_survives_an_engine_that_kills_the_interpreter_and_reports_it():
     env = dict(os.environ, PYTHONPATH=child_path())
     cli = [sys.executable, "-m", "autograd.testing", "audit", "tests.engines.deep_segfault", "--json"]
@@ -230,6 +235,7 @@ def test_the_audit_survives_an_engine_that_kills_the_interpreter_and_reports_it(
     assert report["defects"] == 1
 
 
+@pytest.mark.slow
 def test_an_engine_a_fresh_interpreter_cannot_import_is_not_judged():
     class Local(sound.Value):  # not importable by name: no child can run it
         pass

@@ -36,6 +36,7 @@ def kinds(result):
     return sorted(f.kind for f in result.findings)
 
 
+@pytest.mark.slow
 def test_our_engine_is_freed_by_reference_counting_alone():
     result = pm.probe_memory(autograd)
     assert result.status == "passed" and result.judged == 1
@@ -45,6 +46,7 @@ def test_our_engine_is_freed_by_reference_counting_alone():
     assert "freed by reference counting alone" in result.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", [micrograd.engine, sound.Value], ids=["micrograd", "sound"])
 def test_closures_that_capture_their_output_are_reference_cycles_a_fact(engine):
     result = pm.probe_memory(engine)
@@ -53,6 +55,7 @@ def test_closures_that_capture_their_output_are_reference_cycles_a_fact(engine):
     assert "weak references" in result.reason
 
 
+@pytest.mark.slow
 def test_a_class_level_registry_is_a_memory_leak():
     result = pm.probe_memory(leaking_registry.Value)
     assert result.status == "failed"
@@ -62,6 +65,7 @@ def test_a_class_level_registry_is_a_memory_leak():
     assert "after gc.collect(): [3, 3, 3" in out  # a, b and y of every graph still alive
 
 
+@pytest.mark.slow
 def test_a_registry_of_slots_without_weakref_is_a_memory_leak_by_tracemalloc():
     with pytest.raises(TypeError):
         import weakref
@@ -74,6 +78,7 @@ def test_a_registry_of_slots_without_weakref_is_a_memory_leak_by_tracemalloc():
     assert "tracemalloc" in finding.reproducer
 
 
+@pytest.mark.slow
 def test_a_one_off_allocation_during_a_measured_graph_does_not_hide_a_leak(monkeypatch):
     # e.g. the leaking registry's own list growing by a chunk while the graph's size is measured:
     # the size is the least of several graphs, so the leak is still a quarter of a graph or more
@@ -94,6 +99,7 @@ def test_a_one_off_allocation_during_a_measured_graph_does_not_hide_a_leak(monke
     assert [f.kind for f in result.findings] == ["memory_leak"]
 
 
+@pytest.mark.slow
 def test_a_tape_that_keeps_the_last_graph_is_not_a_leak():
     last = []
 
@@ -133,6 +139,7 @@ def test_an_engine_that_raises_on_a_later_graph_is_not_judged_and_the_audit_goes
     assert gc.isenabled() and not tracemalloc.is_tracing()
 
 
+@pytest.mark.slow
 def test_the_probe_leaves_the_collector_and_tracemalloc_as_it_found_them():
     assert gc.isenabled() and not tracemalloc.is_tracing()
     pm.probe_memory(autograd)
@@ -202,6 +209,7 @@ def numbers(text):
     return [int(n) for n in re.findall(r"-?\d+", text)]
 
 
+@pytest.mark.slow
 def test_tracemalloc_measures_a_kept_graph_as_one_graph_more_per_graph():
     # every Value of slots_chain keeps the one before alive: each graph dropped leaves all of it
     m = pm._by_tracemalloc(resolve_engine(slots_chain.Value), pm._recipe(resolve_engine(slots_chain.Value)))
@@ -213,6 +221,7 @@ def test_tracemalloc_measures_a_kept_graph_as_one_graph_more_per_graph():
     assert 0.75 * 2 * pm.CYCLES * g <= m["retained"] <= 1.25 * 2 * pm.CYCLES * g
 
 
+@pytest.mark.slow
 def test_tracemalloc_measures_differences_when_it_was_already_tracing_with_memory_held():
     # a user's own tracing (PYTHONTRACEMALLOC, a profiler) with a megabyte held: our engine's graphs
     # still leave nothing, and the tracing is left on
@@ -231,6 +240,7 @@ def test_tracemalloc_measures_differences_when_it_was_already_tracing_with_memor
         assert abs(m[key]) <= pm.FRACTION * g, (key, m)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "engine",
     [
@@ -264,6 +274,7 @@ def test_a_slots_engine_in_reference_cycles_is_a_fact_by_tracemalloc(engine):
     assert out.splitlines()[-1].startswith("expected: about 0 bytes still allocated")  # what a user compares
 
 
+@pytest.mark.slow
 def test_a_slots_engine_that_keeps_every_graph_is_a_leak_with_its_numbers():
     result = pm.probe_memory(slots_chain.Value)
     assert (result.status, result.judged, result.inconclusive) == ("failed", 1, 0)
@@ -284,6 +295,7 @@ def test_a_slots_engine_that_keeps_every_graph_is_a_leak_with_its_numbers():
     assert all(later - earlier >= 0.5 * size / pm.BLOCKS for earlier, later in itertools.pairwise(left))
 
 
+@pytest.mark.slow
 def test_an_engine_that_tracemalloc_does_not_see_is_inconclusive(monkeypatch):
     # an engine allocating outside Python's allocator: every reading of tracemalloc stays the same
     monkeypatch.setattr(pm, "_traced", lambda: 1000)
@@ -295,6 +307,7 @@ def test_an_engine_that_tracemalloc_does_not_see_is_inconclusive(monkeypatch):
     assert "outside Python's allocator" in finding.summary
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("window", [0, 1])
 def test_a_one_off_allocation_in_either_window_is_not_a_leak(monkeypatch, window):
     # a leak grows in BOTH windows of CYCLES graphs; an engine's list growing by a chunk once (in
@@ -356,6 +369,7 @@ def test_the_tracemalloc_judgment_at_its_thresholds(monkeypatch, m, kinds_found,
 # ---- with weak references: the counts the findings report
 
 
+@pytest.mark.slow
 def test_a_leak_by_weak_references_counts_every_value_of_every_graph():
     eng = resolve_engine(leaking_registry.Value)
     nodes = len(pm._build(eng, pm._recipe(eng)))  # the Values of one graph (a, b, each op's, each sum)
@@ -403,6 +417,7 @@ def test_the_weak_reference_judgment_of_what_stays_alive(monkeypatch, before, ow
             assert "0 of 10" in finding.expected
 
 
+@pytest.mark.slow
 def test_the_weak_reference_reproducer_of_reference_cycles_shows_them_as_pasted():
     (finding,) = pm.probe_memory(sound.Value).findings
     out = run_reproducer(finding.reproducer)
@@ -412,6 +427,7 @@ def test_the_weak_reference_reproducer_of_reference_cycles_shows_them_as_pasted(
     assert out.splitlines()[-1].startswith("expected: 0 alive after gc.collect()")  # what a user compares
 
 
+@pytest.mark.slow
 def test_the_weak_reference_reproducer_with_fraction_constants_runs_as_pasted():
     # an engine refusing int constants: its first usable ones are Fractions (v + Fraction(1, 2))
     (finding,) = pm.probe_memory(refuses_int_constants.Value).findings
@@ -430,6 +446,7 @@ def op_lines(reproducer):
     return [m[1] for m in re.finditer(r"^    n\d+ = (.*)$", reproducer, re.MULTILINE)]
 
 
+@pytest.mark.slow
 def test_the_graph_has_every_op_the_engine_has_at_its_first_usable_constant():
     # sound has every fixed-arity op of the table but v ** w and c ** v (after them: exp, log, ...),
     # and every first constant of the table; the reproducer shows the graph's ops
@@ -454,6 +471,7 @@ def test_the_graph_differentiates_every_value_of_every_block():
     assert interior.count(1) == 2 * pm.BLOCKS - 1  # the blocks and their sums (the output last)
 
 
+@pytest.mark.slow
 def test_the_reproducer_builds_one_block_of_the_probes_graph():
     # its y is one of the probe's BLOCKS blocks: the ops summed, closed by y * a + y * b
     eng = resolve_engine(sound.Value)
@@ -469,6 +487,7 @@ def test_the_reproducer_builds_one_block_of_the_probes_graph():
         gc.enable()
 
 
+@pytest.mark.slow
 def test_a_graph_whose_ops_are_none_of_the_tables_still_gets_a_reproducer_that_runs(monkeypatch):
     # no fixed-arity op passed the support probe (e.g. ops that fail at their first use), yet
     # + and * work when the graph is built: the graph is the leaves closed by y * a + y * b
@@ -484,6 +503,7 @@ def test_a_graph_whose_ops_are_none_of_the_tables_still_gets_a_reproducer_that_r
 # ---- what the weak references count as a graph's own
 
 
+@pytest.mark.slow
 def test_a_cached_leaf_shared_by_every_graph_is_no_graphs_own():
     # an engine interning its leaves by number (one Value of 1.5 for every graph): alive after
     # gc.collect(), but shared, kept once however many graphs are built: no leak
@@ -499,6 +519,7 @@ def test_a_cached_leaf_shared_by_every_graph_is_no_graphs_own():
     assert (result.status, kinds(result)) == ("passed", ["reference_cycles"])  # sound's closures
 
 
+@pytest.mark.slow
 def test_a_leak_of_the_leaves_counts_the_leaves_of_every_block():
     # an engine keeping every leaf it makes: a and b of each of a graph's BLOCKS blocks stay alive
     class KeepsLeaves(sound.Value):
@@ -515,6 +536,7 @@ def test_a_leak_of_the_leaves_counts_the_leaves_of_every_block():
     assert finding.actual == f"alive per graph after gc.collect(): {[2 * pm.BLOCKS] * pm.CYCLES}"
 
 
+@pytest.mark.slow
 def test_an_op_whose_constants_stop_working_is_left_out_not_the_ops_after_it():
     # an engine that takes five constants in all (a fixed pool): the support probe of v + c uses
     # them up, so no constant is left for it when the graph's ops are chosen: v + c is left out

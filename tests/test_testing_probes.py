@@ -86,6 +86,7 @@ def test_each_fixture_causes_exactly_its_findings(fixture):
         assert outcome.status in (("failed",) if has_defect else ("passed", "not_applicable")), outcome
 
 
+@pytest.mark.slow
 def test_our_engine_has_no_defect_and_its_conventions_are_listed():
     outcomes = {name: run(name, autograd) for name in PROBES}
     assert caused(outcomes.values()) == set()
@@ -208,6 +209,7 @@ def test_an_interpreter_that_fails_is_named_by_its_seed_with_its_last_words():
     )
 
 
+@pytest.mark.slow
 def test_an_interpreter_past_its_time_is_named_and_the_next_seeds_are_still_judged(monkeypatch):
     monkeypatch.setattr(determinism, "CHILD_TIMEOUT", 3)
     told = determinism.probe_determinism(hangs_in_fresh_interpreters.Value, examples=2)
@@ -287,6 +289,7 @@ class _ReluSlopeOneAtZero(sound.Value):
         return self._with_partials(max(self.data, 0 * self.data), (self,), (1 if self.data >= 0 else 0,))
 
 
+@pytest.mark.slow
 def test_the_conventions_outcome_says_what_it_told_and_what_it_could_not():
     told = run("conventions", _ReluSlopeOneAtZero)
     assert (told.name, told.status, told.unit, told.judged) == ("conventions", "passed", "facts", 2)
@@ -453,6 +456,7 @@ def test_our_engine_refuses_every_bad_input_at_once():
     assert "'abc'" in outcome.reason and "v * 's'" in outcome.reason
 
 
+@pytest.mark.slow
 def test_probes_reach_a_foreign_engine_through_its_own_names():
     # a Scalar with .value, .gradient and backwards() (the audit's fixture), found by behaviour
     eng = resolve_engine("tests.engines.audit_scalar_backwards")
@@ -471,6 +475,7 @@ def test_probes_reach_a_foreign_engine_through_its_own_names():
 
 
 # ---------------------------------------------------------------------- false alarms met on real engines
+@pytest.mark.slow
 def test_the_audit_never_feeds_an_engine_an_op_it_lacks():
     # pyfit 1.0.2 has no negation and no powers: the stateful check fell back to -x and drew
     # x ** 2, and linearity multiplied Values by Fractions from the left (missing_ops has no
@@ -490,6 +495,7 @@ class BackwardRaises(sound.Value):
         super().backward()
 
 
+@pytest.mark.slow
 def test_a_probe_that_cannot_run_says_why_and_blames_nothing():
     seeds = run("determinism", BackwardRaises)
     assert seeds.status == "not_applicable" and seeds.findings == []

@@ -38,6 +38,7 @@ def test_our_engine_refuses_the_infinities():
     assert "float('inf'), float('-inf')" in result.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("check", "engine", "ops"),
     [("stateful", "tests.engines.planted_stateful", None),

@@ -99,6 +99,7 @@ def test_zeroing_prefers_a_leaf_holding_a_gradient_only_half_the_time():
     assert machine.script[-1] == "v2.grad = 0"
 
 
+@pytest.mark.slow
 def test_the_machine_zeroes_only_a_gradient_a_pass_gave_and_often_passes_again_at_once():
     # (not run alone, unlike conftest.alone's statistics: mutmut picks a mutant's tests by what each
     # test calls in its own process, and the bounds below are far from what one sample gives)

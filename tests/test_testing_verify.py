@@ -35,6 +35,7 @@ def test_verify_engine_and_the_audit_agree_on_a_planted_defect(check):
     assert "from tests.engines.audit_wrong_mul import Value" in verified.message
 
 
+@pytest.mark.slow
 def test_the_audit_alone_finds_the_same_defect_with_shrinking_and_every_op():
     # verify_engine stops a check at its first defect; the audit's default goes on and shrinks
     audited = run_check("exact", "tests.engines.audit_wrong_mul", examples=5)
