@@ -28,11 +28,7 @@ PACKAGES = (autograd, autograd.testing)
 
 #: Public classes that have no docstring yet (only the signature their dataclass generates): each
 #: is expected to fail until it gets one, and then must leave this list (strict).
-UNDOCUMENTED = {
-    ("autograd.testing", "AuditReport"),
-    ("autograd.testing", "CheckResult"),
-    ("autograd.testing", "Graph"),
-}
+UNDOCUMENTED: set[tuple[str, str]] = set()
 
 
 def public_names() -> list[tuple[str, str]]:

@@ -60,6 +60,16 @@ class Node:
 
 @dataclass(frozen=True, repr=False)
 class Graph:
+    """A computation as plain data: the leaves' values, then nodes (an op row's name, its operands'
+    slots, its constant), each slot a leaf or an earlier node; the output is the last node unless
+    ``output`` names a slot.  One description, compiled to an engine's values (:meth:`build`),
+    sympy (:meth:`sympy`), plain floats and certified references.  Bad rows raise ``ValueError``
+    naming the node.
+
+    >>> Graph((2.0, 3.0), (Node("mul", (0, 1)), Node("exp", (2,)))).expression()
+    '(x0 * x1).exp()'
+    """
+
     leaves: tuple[Any, ...]
     nodes: tuple[Node, ...] = ()
     output: int | None = None

@@ -68,6 +68,11 @@ def describe(outcome: CheckOutcome) -> str:
 
 @dataclass
 class AuditReport:
+    """What :func:`~autograd.testing.audit` found: each check's outcome, the findings (defects,
+    conventions, facts, inconclusive cases) and the settings.  ``str(report)`` is the text report,
+    :meth:`to_json` the JSON one, :meth:`verdict` the last line; :attr:`defects` the findings that
+    fail an engine."""
+
     engine: str
     class_name: str
     capabilities: dict[str, Any]

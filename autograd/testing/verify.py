@@ -36,6 +36,9 @@ __all__ = ["CHECKS", "OURS", "RENAMED", "CheckResult", "Conventions", "verify_en
 
 @dataclass(frozen=True)
 class CheckResult:
+    """One check's result from :func:`verify_engine`: its name, whether it passed, and a message
+    (on a failure each defect with its reproducer; on a pass how much was judged)."""
+
     name: str
     passed: bool
     message: str = ""  # a failure: each defect with its reproducer; a pass: how much was judged
