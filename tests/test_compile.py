@@ -642,3 +642,24 @@ def test_the_compiled_calls_use_no_engine_value(monkeypatch):
     monkeypatch.setattr(Value, "__init__", no_value)
     assert c.value([0.25, 3.0]) == expected_value
     assert c([0.25, 3.0])[0] == expected_value
+
+
+def test_the_final_check_sums_each_number_once():
+    c = autograd.compile(lambda x: x * 2.5 + -3, [1.0])
+    numbers = "(v0, v1, gk1, gx0, gk0,)"
+    assert f"    if not -1e999 < _sum({numbers}) < 1e999: _all_finite({numbers})" in c.source.splitlines()
+
+    def long(x):
+        for _ in range(300):
+            x = x + 1
+        return x
+
+    check = [line for line in autograd.compile(long, [0.0]).source.splitlines() if "_all_finite(" in line]
+    assert len(check) == 1
+    # 300 values, 300 gradients of the ops' constants and the input's: each once in the sum, once
+    # in _all_finite's arguments, in groups of at most 255
+    names = check[0].replace("(", " ").replace(")", " ").replace(",", " ").split()
+    numbers = [name for name in names if name[0] in "vg"]
+    assert len(numbers) == 2 * (300 + 300 + 1)
+    assert all(numbers.count(name) == 2 for name in numbers)
+    assert check[0].count("_sum(") == 4  # 601 numbers: three groups, and the sum of their sums
