@@ -563,3 +563,103 @@ def test_compiled_moons_loss_raises_the_interpreters_error_where_the_interpreter
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+# ---------------------------------------------------------------------- behaviours mutants showed
+def test_a_value_that_depends_on_no_input_may_be_branched_on_and_refuses_float_as_outside_a_trace():
+    made_before = Value(2.5)
+
+    def f(x):
+        made_inside = Value(3.0)
+        if made_inside and made_before:  # neither depends on x: bool() is allowed
+            return x * 2
+        return x
+
+    assert autograd.compile(f, [1.0])([4.0]) == (8.0, [2])
+
+    def g(x):
+        return x * float(made_before)
+
+    with pytest.raises(TypeError) as err:
+        autograd.compile(g, [1.0])
+    assert type(err.value) is TypeError  # not a TraceError: the value is not traced
+    assert str(err.value) == "a Value is not a number: Value(data=2.5, grad=0)"
+
+
+def test_a_negative_overflow_in_the_generated_code_is_the_engines_error():
+    c = autograd.compile(lambda x: x * 10, [1.0])
+    message = r"mul: result of mul\(-1e\+308, 10\) is too large for a float"
+    with pytest.raises(OverflowError, match=message):
+        c.value([-1e308])
+    with pytest.raises(OverflowError, match=message):
+        c([-1e308])
+
+
+def test_an_empty_tuple_in_the_result_comes_back_empty():
+    c = autograd.compile(lambda x: (x * 2, ()), [1.0])
+    assert c([3.0]) == ((6.0, ()), [2])
+    assert c.value([3.0]) == (6.0, ())
+
+
+def test_inputs_traced_with_floats_and_called_with_ints_divide_exactly():
+    c = autograd.compile(lambda x, y: x / y, [1.0, 2.0])
+    # d(x/y)/dx = 1/y, d(x/y)/dy = -x/y**2, at x = 1, y = 3
+    out, grads = c([1, 3])
+    assert (out, grads) == (Fraction(1, 3), [Fraction(1, 3), Fraction(-1, 9)])
+    assert [type(out), *map(type, grads)] == [Fraction] * 3
+    assert c.value([1, 3]) == Fraction(1, 3) and type(c.value([1, 3])) is Fraction
+
+
+def test_a_function_named_like_an_engine_rule_reading_data_is_refused_as_a_read():
+    def _exp_back(x):
+        return x * x.data
+
+    with pytest.raises(compiler.TraceError, match=r"^reading \.data of a traced Value at "):
+        autograd.compile(_exp_back, [1.0])
+
+
+def test_an_output_made_before_the_trace_has_no_backward_pass():
+    w = Value(2.0) * 3.0
+    c = autograd.compile(lambda x: w, [1.0])
+    assert c([5.0]) == (6.0, [0])
+    assert c.source == "def value_and_grad(x0):\n    return 6.0, [0]\n"
+
+
+def test_int_and_float_constants_are_written_into_the_source_as_their_numbers():
+    c = autograd.compile(lambda x: x * 2.5 + -3, [1.0])
+    lines = c.source.splitlines()
+    assert "    v0 = x0 * 2.5" in lines
+    assert "    v1 = v0 + (-3)" in lines
+
+
+def test_the_compiled_calls_use_no_engine_value(monkeypatch):
+    c = autograd.compile(lambda x, y: (x * y).tanh() + y, [0.5, 2.0])
+    expected_value = math.tanh(0.25 * 3.0) + 3.0
+
+    def no_value(self, data):
+        raise AssertionError("the compiled call made an engine Value")
+
+    monkeypatch.setattr(Value, "__init__", no_value)
+    assert c.value([0.25, 3.0]) == expected_value
+    assert c([0.25, 3.0])[0] == expected_value
+
+
+def test_the_final_check_sums_each_number_once():
+    c = autograd.compile(lambda x: x * 2.5 + -3, [1.0])
+    numbers = "(v0, v1, gk1, gx0, gk0,)"
+    assert f"    if not -1e999 < _sum({numbers}) < 1e999: _all_finite({numbers})" in c.source.splitlines()
+
+    def long(x):
+        for _ in range(300):
+            x = x + 1
+        return x
+
+    check = [line for line in autograd.compile(long, [0.0]).source.splitlines() if "_all_finite(" in line]
+    assert len(check) == 1
+    # 300 values, 300 gradients of the ops' constants and the input's: each once in the sum, once
+    # in _all_finite's arguments, in groups of at most 255
+    names = check[0].replace("(", " ").replace(")", " ").replace(",", " ").split()
+    numbers = [name for name in names if name[0] in "vg"]
+    assert len(numbers) == 2 * (300 + 300 + 1)
+    assert all(numbers.count(name) == 2 for name in numbers)
+    assert check[0].count("_sum(") == 4  # 601 numbers: three groups, and the sum of their sums
