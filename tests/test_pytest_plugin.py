@@ -305,7 +305,7 @@ def test_micrograd_fails_on_its_defects_and_passes_once_they_are_accepted(inner)
 def test_the_fixture_audits_once_and_applies_the_accepted_file(inner):
     accepted_file(inner, '[[accepted]]\nkind = "wrong_gradient"\nop = "mul"\nreason = "planted"\n')
     inner.makepyfile(
-        test_engine=f"""
+        test_plugin_fixture=f"""
         def test_the_audit(autograd_audit):
             report = autograd_audit("{WRONG_MUL}", examples=2)
             assert autograd_audit("{WRONG_MUL}", examples=2) is report  # audited once
