@@ -222,6 +222,28 @@ def test_a_run_that_printed_no_result_says_which_line_it_looked_for():
         determinism._result("the engine's own chatter\n")
 
 
+class _DriftsOnEachBackward(sound.Value):
+    """Every backward() call adds its running count to the leaf gradients: no two builds agree."""
+
+    calls = 0
+
+    def backward(self):
+        type(self).calls += 1
+        super().backward()
+        for node in self._topological_order():
+            if not node._prev:
+                node.grad += type(self).calls
+
+
+def test_a_nondeterministic_summary_names_four_gradients_and_the_actual_all_of_them():
+    # five builds in each place, each backward() adding one more to dy/dx: at least five different
+    # gradients (1 + 4.5 .. 5 + 4.5 in every fresh interpreter), of which the summary names the first four
+    (finding,) = determinism.probe_determinism(_DriftsOnEachBackward, examples=5).findings
+    assert finding.kind == "nondeterministic"
+    assert finding.actual.count(", build ") >= 5
+    assert finding.summary.count(", build ") == 4
+
+
 def test_the_fan_out_weights_sum_differently_in_another_order():
     w = determinism.FAN_OUT_WEIGHTS
     assert math.fsum(w) == 4.5
@@ -317,6 +339,20 @@ def test_conventions_are_facts_about_interior_accumulation():
     # dy/da = 2ab = 12, dy/db = a*a = 9, h.grad = a = 3; the second adds to h.grad another 3 (6),
     # to a 1 * h + 6 * b = 18 (30), to b 6 * a = 18 (27)
     assert "leaf gradients 12.0 -> 30.0 and 9.0 -> 27.0" in mine.findings[0].summary
+
+
+class _SeedIsTheOutputsValue(sound.Value):
+    """backward() leaves the output's own value as its gradient (a wrong seed, told as it is)."""
+
+    def backward(self):
+        super().backward()
+        self.grad = self.data
+
+
+def test_the_output_gradient_after_backward_is_shown_as_the_engine_left_it():
+    # the seeding graph is y = (a*b)*a at a = 3, b = 2: y = 18, its gradient left at 18.0
+    (told,) = [f.summary for f in run("conventions", _SeedIsTheOutputsValue).findings if f.op is None]
+    assert told.endswith("; the output's gradient is 18.0 after backward() (5.0 was left on it)")
 
 
 def unsupported_ops(fixture):
