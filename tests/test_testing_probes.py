@@ -235,6 +235,7 @@ class _DriftsOnEachBackward(sound.Value):
                 node.grad += type(self).calls
 
 
+@pytest.mark.slow  # builds in fresh interpreters, a minute of CPU
 def test_a_nondeterministic_summary_names_four_gradients_and_the_actual_all_of_them():
     # five builds in each place, each backward() adding one more to dy/dx: at least five different
     # gradients (1 + 4.5 .. 5 + 4.5 in every fresh interpreter), of which the summary names the first four
