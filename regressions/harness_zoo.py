@@ -203,7 +203,10 @@ def main(argv: Sequence[str]) -> int:
     # tests that would re-run themselves alone (conftest.alone) run their body in place
     os.environ["AUTOGRAD_TEST_ALONE"] = "*"
 
-    code = int(pytest.main(["-q", "-p", "no:cacheprovider", *extra, *plant.caught_by]))
+    # --assert=plain: where the package is installed, pytest marks every module of a distribution
+    # with a pytest11 entry point (ours) for assertion rewriting, and its import hook, put before
+    # the planting finder, would load the module unplanted
+    code = int(pytest.main(["-q", "-p", "no:cacheprovider", "--assert=plain", *extra, *plant.caught_by]))
     for applied in APPLIED:
         print(f"{MARKER} {applied} in {plant.module}")
     return code

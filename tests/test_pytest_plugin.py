@@ -228,7 +228,7 @@ def test_a_correct_engine_passes_every_applicable_check_and_junit_has_one_testca
 
 @pytest.mark.slow
 def test_under_xdist_the_summary_gathers_the_workers_items(inner):
-    result = run(inner, f"--audit={CLEAN}", "--audit-examples", "1", "-n", "2")
+    result = run(inner, f"--audit={CLEAN}", "--audit-examples", "1", "-n", "2", subprocess=True)
     outcomes = result.parseoutcomes()
     assert result.ret == 0 and outcomes["passed"] + outcomes.get("skipped", 0) == len(check_names())
     assert f"{CLEAN}: {len(check_names())} checks run (1 examples per search, seed 0)" in result.stdout.str()
