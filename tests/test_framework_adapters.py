@@ -24,6 +24,7 @@ from autograd.testing.adapters.common import require
 from autograd.testing.adapters.jax import JaxFloat64, Recorded, jax_float64
 from autograd.testing.adapters.mygrad import MygradFloat64, mygrad_float64
 from autograd.testing.auditor import DEFECT_KINDS, capabilities, check_names
+from autograd.testing.checks import backward_convention
 from autograd.testing.engines import scalar_class
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,11 +106,6 @@ FRAMEWORKS = {
     "mygrad": (mygrad_float64, None, MygradWrongTanh),
 }
 SECOND_ORDER = [name for name, (_, dropped, _) in FRAMEWORKS.items() if dropped is not None]
-#: checks whose verdict on a framework is a false alarm of the harness, not held here: the stateful
-#: check's model of backward() has no place for MyGrad's documented convention (a tensor that enters
-#: a new operation has its gradient nulled: ``x.backward(); -x; x.grad is None``) and reports it as
-#: a wrong gradient
-HARNESS_FALSE_ALARMS = {"mygrad": {"stateful"}}
 
 
 # ---------------------------------------------------------------------- the audits
@@ -135,9 +131,18 @@ def test_every_op_the_adapter_maps_is_judged_to_first_and_second_order(framework
             assert result.status == "not_applicable", name
             continue
         assert result.judged > 0, name
-        if name not in HARNESS_FALSE_ALARMS.get(framework_name, ()):
-            assert result.status == "passed", (name, [f.summary for f in result.findings])
+        assert result.status == "passed", (name, [f.summary for f in result.findings])
     assert outcomes["edge_points"].judged > 0
+
+
+def test_mygrads_documented_backward_conventions_are_observed_as_such():
+    # MyGrad documents both: a tensor involved in a new operation has its gradient nulled, and
+    # backward() clears the graph it went through (a later pass over it raises InvalidBackprop or
+    # does nothing); the stateful check's model must follow them, not call them wrong gradients
+    observed = backward_convention(resolve_engine(adapter=mygrad_float64))
+    assert (observed.operands, observed.graph) == ("clear", "freed")
+    observed = backward_convention(resolve_engine(adapter=torch_float64))  # retain_graph=True
+    assert (observed.operands, observed.graph) == ("keep", "kept")
 
 
 def test_pytorch_divides_a_number_by_a_tiny_tensor_through_its_reciprocal():

@@ -464,3 +464,23 @@ def test_the_graph_checks_find_no_defect_in_correct_engines(fixture):
     defects = [f for o in outcomes.values() for f in o.findings if f.kind in DEFECT_KINDS]
     assert defects == [], defects
     assert "failed" not in {o.status for o in outcomes.values()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("engine", "fact"),
+    [
+        ("tests.engines.clears_operands", "a value that enters a new operation has its gradient cleared"),
+        (
+            "tests.engines.frees_graph",
+            "backward() frees the graph it went through (no later pass over any of it is made)",
+        ),
+    ],
+)
+def test_a_convention_only_the_stateful_check_observes_is_listed_as_a_fact(engine, fact):
+    # the conventions probe says what passes do to gradients already there; a cleared operand or a
+    # freed graph is observed by the stateful check, and the report lists it as a fact, not a defect
+    report = audit(engine, examples=5)
+    facts = [f.summary for f in report.outcomes["stateful"].findings if f.kind == "convention"]
+    assert facts == [fact]
+    assert not report.defects

@@ -586,6 +586,21 @@ def test_each_backward_convention_is_described_in_plain_words():
     assert C.BackwardConvention(interior="retain").describe()[1] == (
         "interior gradients accumulate across backward() calls, but only the latest pass flows on"
     )
+    freed = "backward() frees the graph it went through (no later pass over any of it is made)"
+    cleared = "a value that enters a new operation has its gradient cleared"
+    # a freed graph: what interior gradients and the seed do is never seen again, so not said
+    assert C.BackwardConvention(graph="freed").describe() == [
+        "a second backward() adds to leaf gradients",
+        "backward() on a leaf adds 1 to its gradient",
+        freed,
+    ]
+    assert C.BackwardConvention(operands="clear").describe()[4:] == [cleared]
+    # freed and cleared: every pass reaches leaves holding nothing, so what a second one does is unseen
+    assert C.BackwardConvention(graph="freed", operands="clear").describe() == [
+        "backward() on a leaf adds 1 to its gradient",
+        freed,
+        cleared,
+    ]
 
 
 class _NumbersMade(sound.Value):

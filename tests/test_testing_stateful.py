@@ -187,3 +187,76 @@ def test_with_accumulated_interior_gradients_no_pass_goes_over_an_interior_node_
     for y in (2, 3, 2, 3):
         machine.backward(Picks(y, False))
     assert [step for step in machine.script if "backward" in step] == ["v2.backward()", "v3.backward()"]
+
+
+# ---------------------------------------------------------------------- operands cleared, graphs freed
+@pytest.mark.parametrize(
+    ("engine", "operands", "graph"),
+    [
+        ("tests.engines.sound", "keep", "kept"),
+        ("tests.engines.clears_operands", "clear", "kept"),
+        ("tests.engines.frees_graph", "keep", "freed"),
+    ],
+)
+def test_whether_operands_are_cleared_and_graphs_freed_is_observed(engine, operands, graph):
+    observed = backward_convention(engine)
+    assert (observed.operands, observed.graph) == (operands, graph)
+    # the rest as the base engine has it: leaves accumulate, a leaf as the output is set to 1
+    assert (observed.leaves, observed.leaf_output) == ("accumulate", "assign")
+
+
+def test_a_value_entering_a_new_operation_is_modelled_with_its_gradient_cleared():
+    def after_reuse(convention):
+        machine = stateful_machine("tests.engines.clears_operands", convention)()
+        machine.first_leaf(Fraction(3))
+        machine.leaf(Fraction(2))
+        machine.binary(Picks("mul", 0, 1))  # v2 = v0 * v1
+        machine.backward(Picks(2, False))  # v0: 2, v1: 3; no zeroing after it
+        machine.gradients_match_model()
+        machine.binary(Picks("add", 0, 0))  # v3 = v0 + v0: the engine clears v0's gradient
+        return machine
+
+    cleared = after_reuse(BackwardConvention(leaf_output="assign", operands="clear"))
+    assert cleared.model[:2] == [Fraction(0), Fraction(3)]
+    cleared.gradients_match_model()
+    kept = after_reuse(BackwardConvention(leaf_output="assign"))
+    with pytest.raises(AssertionError, match=r"stateful: node v0 \(leaf\) has grad 0, model says 2"):
+        kept.gradients_match_model()
+
+
+def test_no_pass_goes_over_a_graph_an_earlier_pass_freed():
+    # frees_graph raises on a pass over a freed node: the machine must never make one, but still
+    # pass from graphs built after it (on the same leaves, whose gradients accumulate)
+    machine = stateful_machine(
+        "tests.engines.frees_graph", BackwardConvention(leaf_output="assign", graph="freed")
+    )()
+    machine.first_leaf(Fraction(3))
+    machine.leaf(Fraction(2))
+    machine.binary(Picks("mul", 0, 1))  # v2 = v0 * v1
+    machine.binary(Picks("add", 0, 1))  # v3 = v0 + v1: built on v2's leaves before v2's pass
+    machine.backward(Picks(2, False))
+    machine.unary(Picks(("neg", None), 2))  # v4 = -v2, on the freed v2
+    for y in (2, 3, 4):
+        machine.backward(Picks(y, False))  # each would go over a freed node: not made
+    machine.binary(Picks("mul", 0, 1))  # v5 = v0 * v1, built after the pass
+    machine.backward(Picks(5, False))
+    assert [step for step in machine.script if "backward" in step] == ["v2.backward()", "v5.backward()"]
+    assert machine.model[:2] == [Fraction(4), Fraction(6)]
+    machine.gradients_match_model()
+
+
+@pytest.mark.parametrize(
+    ("engine", "status"),
+    [
+        ("tests.engines.clears_operands", "passed"),
+        ("tests.engines.frees_graph", "passed"),
+        ("tests.engines.clears_operands_stale", "failed"),
+    ],
+)
+def test_the_stateful_check_judges_engines_that_clear_operands_or_free_graphs(engine, status):
+    from autograd.testing import run_check
+
+    result = run_check("stateful", engine, examples=20)
+    assert result.status == status and result.judged > 0, [f.summary for f in result.findings]
+    if status == "failed":  # a cleared gradient that comes back at the next pass
+        assert [f.kind for f in result.findings] == ["wrong_gradient"]

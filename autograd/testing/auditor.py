@@ -127,11 +127,12 @@ def audit(
     if "unsupported" in probe_kinds:  # the probes' own list of what is missing (same facts, one list)
         outcomes["ops"].findings.clear()
     convention = run.observed.get("convention")
-    if convention is not None and "convention" not in probe_kinds:
-        # the probes report conventions; without them, the one observed for the stateful check is listed
-        outcomes["stateful"].findings.extend(
-            Finding("convention", "stateful", text) for text in convention.describe()
-        )
+    if convention is not None:
+        # the probes report what passes do to gradients already there; the rest of the convention
+        # the stateful check observed (a freed graph, cleared operands) is listed from it, and all
+        # of it when the probes did not run
+        told = convention.beyond_passes() if "convention" in probe_kinds else convention.describe()
+        outcomes["stateful"].findings.extend(Finding("convention", "stateful", text) for text in told)
     return AuditReport(
         engine=eng.name,
         class_name=eng.class_name,

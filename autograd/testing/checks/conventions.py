@@ -1,7 +1,8 @@
 """What a ``backward()`` pass does to gradients already there: a convention, not a defect.
 
 Engines differ: a second pass adds to leaf gradients or replaces them, interior gradients
-accumulate or hold the latest pass, the output's seed is set or added to.
+accumulate or hold the latest pass, the output's seed is set or added to, a value that enters a
+new operation keeps its gradient or has it cleared.
 :class:`BackwardConvention` names one; :func:`model_backward` computes, exactly, what a pass does
 under it (the model of the state machine, :mod:`autograd.testing.checks.machine`);
 :func:`backward_convention` observes which one an engine follows on a tiny graph, and
@@ -18,14 +19,15 @@ from typing import Any
 
 import sympy  # type: ignore[import-untyped]
 
-from autograd.testing.engines import resolve_engine
+from autograd.testing.boundary import EngineRaised
+from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.ops import OPS, by_op_name
 from autograd.testing.oracles.reference import certify
 from autograd.testing.reproducers import program
 
 __all__ = [
     "OUR_CONVENTION", "BackwardConvention", "backward_convention", "convention_gradients",
-    "convention_reproducer", "model_backward", "reachable",
+    "convention_reproducer", "model_backward", "model_new_operation", "reachable",
 ]  # fmt: skip
 
 
@@ -42,44 +44,79 @@ class BackwardConvention:
       (``retain``: each pass propagates fresh adjoints and adds them to what is shown).
     * ``seed``: the output's own gradient is set to 1 (``assign``) or has 1 added.
     * ``leaf_output``: ``backward()`` called on a leaf adds 1 to it or sets it to 1.
+    * ``operands``: a value that enters a new operation keeps its gradient (``keep``: ours,
+      PyTorch) or has it cleared (``clear``: MyGrad documents that a tensor involved in a new
+      operation has its gradient nulled).
+    * ``graph``: the graph a pass went through is ``kept`` for later passes, or ``freed`` (MyGrad
+      clears it; PyTorch without ``retain_graph`` refuses a second pass): a later pass over any
+      node of it is not a program anyone may write, so the state machine makes passes only from
+      graphs built after it (what the interior gradients and the seed do then is never seen).
     """
 
     leaves: str = "accumulate"
     interior: str = "reset"
     seed: str = "assign"
     leaf_output: str = "accumulate"
+    operands: str = "keep"
+    graph: str = "kept"
 
     def describe(self) -> list[str]:
+        """The convention in words, one fact a line (what a freed graph never shows is left out)."""
         across = "interior gradients accumulate across backward() calls"
         interior = {
             "accumulate": f"{across} (a stale one flows on into the next pass)",
             "retain": f"{across}, but only the latest pass flows on",
         }.get(self.interior, "interior gradients hold the latest backward() pass only")
+        seed = "backward() " + (
+            "sets the output gradient to 1" if self.seed == "assign" else "adds 1 to the output gradient"
+        )
+        leaves = (
+            f"a second backward() {'adds to' if self.leaves == 'accumulate' else 'replaces'} leaf gradients"
+        )
+        # a freed graph whose operands are cleared: every pass reaches leaves holding no gradient
+        unseen = self.graph == "freed" and self.operands == "clear"
         return [
-            f"a second backward() {'adds to' if self.leaves == 'accumulate' else 'replaces'} leaf gradients",
-            interior,
-            "backward() "
-            + ("sets the output gradient to 1" if self.seed == "assign" else "adds 1 to the output gradient"),
+            *([] if unseen else [leaves]),
+            *([] if self.graph == "freed" else [interior, seed]),
             "backward() on a leaf "
             + ("adds 1 to" if self.leaf_output == "accumulate" else "sets to 1")
             + " its gradient",
+            *self.beyond_passes(),
         ]
+
+    def beyond_passes(self) -> list[str]:
+        """The facts of :meth:`describe` beyond what passes do to gradients already there (the
+        conventions probe's subject): a graph freed by a pass, operands' gradients cleared."""
+        freed = "backward() frees the graph it went through (no later pass over any of it is made)"
+        cleared = "a value that enters a new operation has its gradient cleared"
+        return [*([freed] if self.graph == "freed" else []), *([cleared] if self.operands == "clear" else [])]
 
 
 #: Ours (see autograd/engine.py's docstring).
 OUR_CONVENTION = BackwardConvention()
-_CONVENTIONS = [
-    BackwardConvention(leaves, interior, seed, leaf_output)
-    for leaves in ("accumulate", "reset")
-    for interior in ("reset", "accumulate")
-    for seed in ("assign", "accumulate")
-    for leaf_output in ("accumulate", "assign")
-] + [  # after the others, so that an engine matching one of them is still described by it
-    BackwardConvention(leaves, "retain", seed, leaf_output)
-    for leaves in ("accumulate", "reset")
-    for seed in ("accumulate", "assign")
-    for leaf_output in ("accumulate", "assign")
-]
+_CONVENTIONS = (
+    [
+        BackwardConvention(leaves, interior, seed, leaf_output, operands)
+        for operands in ("keep", "clear")
+        for leaves in ("accumulate", "reset")
+        for interior in ("reset", "accumulate")
+        for seed in ("assign", "accumulate")
+        for leaf_output in ("accumulate", "assign")
+    ]
+    + [  # after the others, so that an engine matching one of them is still described by it
+        BackwardConvention(leaves, "retain", seed, leaf_output, operands)
+        for operands in ("keep", "clear")
+        for leaves in ("accumulate", "reset")
+        for seed in ("accumulate", "assign")
+        for leaf_output in ("accumulate", "assign")
+    ]
+    + [  # a freed graph: interior gradients and the seed are never seen again, so held at one choice
+        BackwardConvention(leaves, "reset", "assign", leaf_output, operands, "freed")
+        for operands in ("keep", "clear")
+        for leaves in ("accumulate", "reset")
+        for leaf_output in ("accumulate", "assign")
+    ]
+)
 
 
 @by_op_name
@@ -150,68 +187,131 @@ def model_backward(
             grads[y] = Fraction(1)
 
 
-#: The graph :func:`backward_convention` observes: leaves ``x, c``, ``h = x * x``, ``y = h * c``,
-#: and a lone leaf ``z`` (slots in creation order, exact values), and its backward() passes:
-#: from ``y`` twice, then from the leaf ``z`` twice.
-_PROBE_NAMES = ("x", "c", "h", "y", "z")
-_PROBE_VALUES = (Fraction(2), Fraction(3), Fraction(4), Fraction(12), Fraction(5))
-_PROBE_ARGS: tuple[tuple[int, ...] | None, ...] = (None, None, (0, 0), (2, 1), None)
-_PROBE_OPS: tuple[tuple[str, Any], ...] = (("", None), ("", None), ("mul", None), ("mul", None), ("", None))
-_PROBE_PASSES = (3, 3, 4, 4)
+def model_new_operation(
+    grads: list[Fraction], operands: Sequence[int], convention: BackwardConvention
+) -> None:
+    """What building an op on the slots ``operands`` does to ``grads`` under ``convention`` (in
+    place): nothing, or (``operands == "clear"``) each operand's gradient set to 0."""
+    if convention.operands == "clear":
+        for a in operands:
+            grads[a] = Fraction(0)
+
+
+#: What :func:`backward_convention` does, as steps: ``("leaf", name, value)``, ``("mul", name, a,
+#: b)``, ``("backward", name)``, ``("read",)`` (every gradient so far).  On a graph kept after
+#: backward(): passes from ``y = (x*x)*c`` twice (its gradients after a second pass), from a lone leaf
+#: ``z`` twice (a leaf as the output), then ``x`` and ``c``, both holding gradients, enter ``x * c``.
+_KEPT_STEPS: tuple[tuple[Any, ...], ...] = (
+    ("leaf", "x", 2), ("leaf", "c", 3), ("mul", "h", "x", "x"), ("mul", "y", "h", "c"), ("leaf", "z", 5),
+    ("backward", "y"), ("read",), ("backward", "y"), ("read",),
+    ("backward", "z"), ("read",), ("backward", "z"), ("read",),
+    ("mul", "w", "x", "c"), ("read",),
+)  # fmt: skip
+#: On a graph a pass frees, only passes a program may make: each from a graph built after the
+#: last pass over its leaves (``w = x * c`` after ``y = x * c``'s pass: the leaves' second pass).
+_FREED_STEPS: tuple[tuple[Any, ...], ...] = (
+    ("leaf", "x", 2), ("leaf", "c", 3), ("leaf", "z", 5), ("mul", "y", "x", "c"),
+    ("backward", "y"), ("read",), ("mul", "w", "x", "c"), ("read",), ("backward", "w"), ("read",),
+    ("backward", "z"), ("read",), ("backward", "z"), ("read",),
+)  # fmt: skip
+
+
+def _steps(convention: BackwardConvention) -> tuple[tuple[Any, ...], ...]:
+    return _FREED_STEPS if convention.graph == "freed" else _KEPT_STEPS
 
 
 def _predicted(convention: BackwardConvention) -> list[list[Fraction]]:
-    """Every gradient of the probe graph after each of its passes, as ``convention`` has it."""
-    grads = [Fraction(0)] * len(_PROBE_VALUES)
+    """Every gradient at each ``read`` of the convention's steps, as ``convention`` has it."""
+    slot: dict[str, int] = {}
+    args: list[tuple[int, ...] | None] = []
+    ops: list[tuple[str, Any]] = []
+    values: list[Fraction] = []
+    grads: list[Fraction] = []
     predicted = []
-    for y in _PROBE_PASSES:
-        model_backward(_PROBE_ARGS, _PROBE_OPS, _PROBE_VALUES, grads, y, convention)
-        predicted.append(list(grads))
+    for kind, *rest in _steps(convention):
+        if kind == "leaf" or kind == "mul":
+            operands = tuple(slot[a] for a in rest[1:]) if kind == "mul" else ()
+            slot[rest[0]] = len(values)
+            args.append(operands if kind == "mul" else None)
+            ops.append(("mul", None) if kind == "mul" else ("", None))
+            values.append(values[operands[0]] * values[operands[1]] if kind == "mul" else Fraction(rest[1]))
+            grads.append(Fraction(0))
+            model_new_operation(grads, operands, convention)
+        elif kind == "backward":
+            model_backward(args, ops, values, grads, slot[rest[0]], convention)
+        else:
+            predicted.append(list(grads))
     return predicted
 
 
-def backward_convention(engine: Any = None, *, exact: bool | None = None) -> BackwardConvention | None:
-    """The convention an engine follows, observed on a tiny graph (None: none of the known ones).
+def _frees_graph(eng: Engine, number: type) -> bool:
+    """Whether a backward() pass frees the graph it went through: on ``y = (a*a)*b``, after a pass
+    from ``y``, a pass from ``a*a`` either raises or leaves ``a``'s gradient as it was (a graph
+    kept passes ``2a`` on to it, added or in place of the old one)."""
+    a, b = eng.make(number(2)), eng.make(number(3))
+    h = eng.apply(OPS["mul"], [a, a])
+    eng.backward(eng.apply(OPS["mul"], [h, b]))
+    before = eng.grad(a)
+    try:
+        eng.backward(h)
+    except EngineRaised:
+        return True  # e.g. PyTorch without retain_graph: "Trying to backward through the graph a second time"
+    return bool(eng.grad(a) == before)
 
-    ``x, c`` leaves, ``h = x * x``, ``y = h * c``: ``backward()`` from ``y`` twice, and from a
-    leaf twice; the observed gradients are compared with :func:`model_backward` under each
-    known convention.  The leaves are Fractions when ``exact`` (default: the engine keeps
-    Fractions exact), else floats; every number involved is a small integer either way.
-    Raises what the engine raises.
+
+def backward_convention(engine: Any = None, *, exact: bool | None = None) -> BackwardConvention | None:
+    """The convention an engine follows, observed on tiny graphs (None: none of the known ones).
+
+    First whether a pass frees the graph it went through; then the steps that convention allows
+    (passes from ``y = (x*x)*c`` twice, from a leaf twice, ``x * c`` built; on a freed graph a
+    second pass reaches the leaves through a graph built after the first); the gradients read
+    are compared with :func:`model_backward` and :func:`model_new_operation` under each known
+    convention.  The leaves are Fractions when ``exact`` (default: the engine keeps Fractions
+    exact), else floats; every number involved is a small integer either way.  Raises what the
+    engine raises (but the one pass a freed graph may refuse).
     """
     eng = resolve_engine(engine)
     number = Fraction if (eng.exact if exact is None else exact) else float
-    x, c, z = (eng.make(number(_PROBE_VALUES[k])) for k in (0, 1, 4))
-    h = eng.apply(OPS["mul"], [x, x])
-    nodes = [x, c, h, eng.apply(OPS["mul"], [h, c]), z]
+    graph = "freed" if _frees_graph(eng, number) else "kept"
+    nodes: dict[str, Any] = {}
     observed = []
-    for y in _PROBE_PASSES:
-        eng.backward(nodes[y])
-        observed.append([eng.grad(v) for v in nodes])
-    return next((c for c in _CONVENTIONS if _predicted(c) == observed), None)
+    for kind, *rest in _FREED_STEPS if graph == "freed" else _KEPT_STEPS:
+        if kind == "leaf":
+            nodes[rest[0]] = eng.make(number(rest[1]))
+        elif kind == "mul":
+            nodes[rest[0]] = eng.apply(OPS["mul"], [nodes[a] for a in rest[1:]])
+        elif kind == "backward":
+            eng.backward(nodes[rest[0]])
+        else:
+            observed.append([eng.grad(v) for v in nodes.values()])
+    return next((c for c in _CONVENTIONS if c.graph == graph and _predicted(c) == observed), None)
 
 
 def convention_reproducer(engine: Any, convention: BackwardConvention, *, exact: bool | None = None) -> str:
-    """A program running :func:`backward_convention`'s passes on the engine: after each pass it
-    prints every gradient as ``convention`` predicts it (``expected``) and as the engine has it."""
+    """A program running :func:`backward_convention`'s steps for ``convention`` on the engine: at
+    each read it records every gradient so far; it prints them as ``convention`` predicts them
+    (``expected``) and as the engine has them."""
     eng = resolve_engine(engine)
     number = Fraction if (eng.exact if exact is None else exact) else float
-    lines = [
-        f"x, c, z = {{V}}({number.__name__}(2)), {{V}}({number.__name__}(3)), {{V}}({number.__name__}(5))",
-        "h = x * x",
-        "y = h * c",
-        "actual = []",
-    ]
-    for y in _PROBE_PASSES:
-        lines.append(f"{_PROBE_NAMES[y]}.{{backward}}()")
-        lines.append(f"actual.append([str(v.{{grad}}) for v in ({', '.join(_PROBE_NAMES)})])")
+    lines, names = ["actual = []"], []
+    for kind, *rest in _steps(convention):
+        if kind == "leaf":
+            names.append(rest[0])
+            lines.append(f"{rest[0]} = {{V}}({number.__name__}({rest[1]}))")
+        elif kind == "mul":
+            names.append(rest[0])
+            lines.append(f"{rest[0]} = {rest[1]} * {rest[2]}")
+        elif kind == "backward":
+            lines.append(f"{rest[0]}.{{backward}}()")
+        else:
+            lines.append(f"actual.append([str(v.{{grad}}) for v in ({', '.join(names)},)])")
     expected = convention_gradients(convention, exact=number is Fraction)
     lines += [f"print('expected:', {expected!r})", "print('actual:  ', actual)"]
     return program(eng, *lines, preamble=["from fractions import Fraction"])
 
 
 def convention_gradients(convention: BackwardConvention, *, exact: bool) -> list[list[str]]:
-    """What :func:`convention_reproducer` prints for an engine following ``convention``: the
-    gradients of ``x, c, h, y, z`` after each pass (Fractions when ``exact``, else floats)."""
+    """What :func:`convention_reproducer` prints for an engine following ``convention``: every
+    gradient at each read of its steps (Fractions when ``exact``, else floats)."""
     number = Fraction if exact else float
     return [[str(number(g)) for g in row] for row in _predicted(convention)]

@@ -5,7 +5,8 @@ a gradient, often followed at once by a pass reaching it: a zeroing shows only i
 after it).  The model is independent of the engine's rules: every node's exact value comes from
 the op table's plain-number column, every local partial from sympy's diff, and after
 ``backward()`` from ``y`` :func:`~autograd.testing.checks.conventions.model_backward` updates the
-model gradients under the convention (ours by default; the audit passes the one it observed).
+model gradients under the convention (ours by default; the audit passes the one it observed), as
+:func:`~autograd.testing.checks.conventions.model_new_operation` does after each new op.
 After every step every gradient must equal the model's exactly (floats: within the tolerance
 derived pass by pass).  :class:`GradientMachine` holds the rules every engine gets; the rule
 classes below it are added by :func:`~autograd.testing.checks.stateful.stateful_machine` when the
@@ -31,7 +32,12 @@ from hypothesis.stateful import (
 
 from autograd.testing import strategies as gs
 from autograd.testing.boundary import EngineRaised
-from autograd.testing.checks.conventions import BackwardConvention, model_backward, reachable
+from autograd.testing.checks.conventions import (
+    BackwardConvention,
+    model_backward,
+    model_new_operation,
+    reachable,
+)
 from autograd.testing.checks.properties import agrees, leaf_tolerances
 from autograd.testing.engines import Engine
 from autograd.testing.graph import Graph, Node, OracleInconclusive
@@ -106,6 +112,7 @@ class GradientMachine(RuleBasedStateMachine):
         self.model: list[Fraction] = []
         self.script: list[str] = []  # what was done, as Python using the engine's names
         self.passed: set[int] = set()  # interior nodes some backward() pass went through
+        self.freed: set[int] = set()  # nodes of a graph a pass freed (convention graph="freed")
         # create_graph steps (higher-order engines): sympy's expression of every slot, which
         # gradients are Values, d(leaf k's Value gradient)/d(leaf j), and the interior
         # gradients not judged since a pass from a gradient (engine-dependent)
@@ -143,6 +150,13 @@ class GradientMachine(RuleBasedStateMachine):
         self.model.append(Fraction(0))
         self.exprs.append(OPS[op].sym([self.exprs[a] for a in args], c))
         self.is_value.append(False)
+        model_new_operation(self.model, args, self.convention)
+        if self.convention.operands == "clear":  # each operand's gradient is exactly 0 now
+            for a in args:
+                self.tol[a] = 0.0
+                self.is_value[a] = False
+                self.second.pop(a, None)
+                self.unknown.discard(a)
 
     def _valid(self, op: str, c: Any, args: tuple[int, ...]) -> bool:
         vals = [self.exact[a] for a in args]
@@ -169,7 +183,22 @@ class GradientMachine(RuleBasedStateMachine):
         gradients, a stale one flows on, and so do those of the nodes an engine builds inside
         one op (micrograd's x - y is x + y * -1): what a second pass over an interior node
         gives depends on the engine's insides, so only fresh subgraphs are checked."""
-        return not (self.convention.interior == "accumulate" and self._interior(y) & self.passed)
+        stale = self.convention.interior == "accumulate" and self._interior(y) & self.passed
+        return not (stale or self._crosses_freed(y))
+
+    def _crosses_freed(self, y: int) -> bool:
+        """Whether a pass from ``y`` would go over a graph an earlier pass freed (no program may)."""
+        return bool(reachable(self.args, y) & self.freed)
+
+    def _free(self, y: int) -> None:
+        """After a pass from ``y`` on an engine that frees graphs: every node built so far on any
+        node of the pass's graph (its interior nodes, its output, whatever else was built on its
+        leaves: MyGrad clears all of it) takes part in no later pass.  Leaves stay usable: a
+        graph built on them later is a new one."""
+        if self.convention.graph == "freed":
+            went = reachable(self.args, y)
+            built = range(len(self.values))
+            self.freed |= {k for k in built if self.args[k] is not None and reachable(self.args, k) & went}
 
     def _interior(self, y: int) -> set[int]:
         return {k for k in reachable(self.args, y) if self.args[k] is not None}
@@ -182,6 +211,7 @@ class GradientMachine(RuleBasedStateMachine):
         self.script.append(f"v{y}.{self.eng.backward_method}()")
         self._engine(self.eng.backward, self.values[y])
         model_backward(self.args, self.ops, self.exact, self.model, y, self.convention)
+        self._free(y)
         if not self.rational:
             self._widen(y)
         for k in reached:
@@ -350,9 +380,12 @@ class HigherOrderRules(GradientMachine):
         # a coin flip prefers the newest node, whose second derivatives involve the most ops
         newest = len(self.values) - 1
         y = newest if data.draw(st.booleans()) else data.draw(st.integers(0, newest))
+        if self._crosses_freed(y):
+            return
         self.script.append(f"v{y}.{self.eng.backward_method}(create_graph=True)")
         self._engine(functools.partial(self.eng.backward, create_graph=True), self.values[y])
         model_backward(self.args, self.ops, self.exact, self.model, y, self.convention)
+        self._free(y)
         reached = reachable(self.args, y)
         leaves = [k for k in range(len(self.values)) if self.args[k] is None]
         symbols, point = [self.exprs[j] for j in leaves], [self.exact[j] for j in leaves]
