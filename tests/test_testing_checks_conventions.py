@@ -11,11 +11,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from fractions import Fraction
 
 import pytest
 
-from autograd.testing import verify_engine
+from autograd.testing import SearchMode, run_check, run_checks, verify_engine
 from autograd.testing.boundary import child_path
+from autograd.testing.checks import BackwardConvention, backward_convention, stateful_machine
+from autograd.testing.verify import Conventions
+from tests.engines import clears_operands_stale, float_only, frees_graph, sound
+from tests.picks import Picks
 
 #: What our convention predicts at the reads of the steps on a graph kept after backward(): passes
 #: from y twice (leaves accumulate: 24, 8; interior h and the seed as after one pass), from the
@@ -74,9 +79,92 @@ def test_an_engine_ignoring_a_pass_over_a_freed_graph_is_shown_with_what_it_gave
     assert done.stdout.splitlines() == [f"expected: {expected}", f"actual:   {actual}"]
 
 
-@pytest.mark.parametrize("engine", ["tests.engines.frees_graph", "tests.engines.frees_graph_quietly"])
-def test_a_graph_freeing_engine_is_observed_as_such(engine):
-    from autograd.testing.checks import backward_convention
+class _FloatsFreeingGraphs(frees_graph.Value):
+    """frees_graph holding floats only (a Fraction is refused, as float_only refuses it)."""
 
-    observed = backward_convention(engine)
-    assert (observed.graph, observed.operands, observed.leaf_output) == ("freed", "keep", "assign")
+    check = staticmethod(float_only.float_data)
+
+
+def test_a_float_engine_refusing_a_pass_over_a_freed_graph_is_run_on_floats():
+    # a float engine, ours declared but for exactness and higher order: the steps run on floats (a
+    # Fraction would be refused), the partials are floats, the seed 1 and z's 0 the engine's ints
+    floats = Conventions(exact=False, higher_order=False)
+    result = verify_engine(_FloatsFreeingGraphs, checks=["stateful"], max_examples=2, conventions=floats)
+    message = result["stateful"].message
+    assert f"\nactual: [['12.0', '4.0', '3.0', '1', '0']], then raises {FREED}\n" in message
+    assert "    x = _FloatsFreeingGraphs(float(2))\n" in message
+
+
+# ---------------------------------------------------------------------- conventions observed
+@pytest.mark.parametrize(
+    ("engine", "convention"),
+    [
+        # the base engine: leaves accumulate, interior gradients hold the latest pass, the seed is
+        # set, a leaf as the output is set to 1; operands keep their gradients, graphs are kept
+        ("tests.engines.sound", BackwardConvention(leaf_output="assign")),
+        ("tests.engines.clears_operands", BackwardConvention(leaf_output="assign", operands="clear")),
+        # a freed graph: interior gradients and the seed are never seen again, held at reset, assign
+        ("tests.engines.frees_graph", BackwardConvention(leaf_output="assign", graph="freed")),
+        ("tests.engines.frees_graph_quietly", BackwardConvention(leaf_output="assign", graph="freed")),
+        # both: every pass reaches leaves holding nothing, so leaves are described as accumulating
+        (
+            "tests.engines.clears_and_frees",
+            BackwardConvention(leaf_output="assign", operands="clear", graph="freed"),
+        ),
+    ],
+)
+def test_each_convention_is_observed_whole(engine, convention):
+    assert backward_convention(engine) == convention
+
+
+def test_an_engine_clearing_operands_and_freeing_graphs_is_judged_and_described():
+    found = run_check("stateful", "tests.engines.clears_and_frees", examples=10)
+    assert found.status == "passed" and found.judged > 0, [f.summary for f in found.findings]
+    assert found.reason == (
+        "exact; backward() convention: backward() on a leaf sets to 1 its gradient; backward() frees the "
+        "graph it went through (no later pass over any of it is made); a value that enters a new "
+        "operation has its gradient cleared"
+    )
+
+
+# ---------------------------------------------------------------------- the machine's findings, run
+def test_a_cleared_gradient_that_comes_back_is_found_and_its_reproducer_prints_what_was_read():
+    engine, quick = "tests.engines.clears_operands_stale", SearchMode(shrink=False)
+    found = run_checks(["stateful"], engine, examples=20, mode=quick)["stateful"]
+    (finding,) = found.findings
+    assert finding.kind == "wrong_gradient" and finding.summary.endswith(" (the convention as observed)")
+    done = _run(finding.reproducer)
+    assert done.returncode == 0, done.stderr
+    # the program prints what the model expects and what the engine has: what the harness read
+    assert done.stdout.splitlines() == [f"expected: {finding.expected}", f"actual:   {finding.actual}"]
+    assert finding.expected != finding.actual
+
+
+# ---------------------------------------------------------------------- the machine, step by step
+class _FloatStale(clears_operands_stale.Value):
+    """clears_operands_stale on floats: a gradient cleared when its value enters a new operation
+    comes back at the next pass that reaches it."""
+
+    check = staticmethod(lambda x: float(sound.check_number(x)))
+
+
+def test_a_cleared_float_gradient_is_judged_from_zero_with_no_tolerance_left_over():
+    # v0 = 1/2, v1 = 1/4, v2 = v0 * v1, a pass: v0 holds 1/4, v1 1/2; v3 = v0 + v1 clears both
+    # (the engine keeps them aside), a pass from v3: the model says 1 each, the engine 1.25 and 1.5;
+    # a gradient cleared to exactly 0 is within nothing of it, so only the pass's own tolerance counts
+    cleared = BackwardConvention(leaf_output="assign", operands="clear")
+    machine = stateful_machine(_FloatStale, cleared)()
+    machine.first_leaf(Fraction(1, 2))
+    machine.leaf(Fraction(1, 4))
+    machine.binary(Picks("mul", 0, 1))
+    machine.backward(Picks(2, False))  # no zeroing after it
+    machine.gradients_match_model()
+    machine.binary(Picks("add", 0, 1))
+    assert machine.model[:2] == [0, 0] and machine.tol[:2] == [0.0, 0.0]
+    machine.gradients_match_model()
+    machine.backward(Picks(3, False))
+    assert machine.model[:2] == [1, 1] and max(machine.tol[:2]) < 1e-12
+    with pytest.raises(
+        AssertionError, match=r"^stateful: leaf v0 has grad 1\.25, model says 1\.0 \(tolerance "
+    ):
+        machine.gradients_match_model()
