@@ -18,8 +18,10 @@ import pytest
 from autograd.testing import SearchMode, run_check, run_checks, verify_engine
 from autograd.testing.boundary import child_path
 from autograd.testing.checks import BackwardConvention, backward_convention, stateful_machine
+from autograd.testing.checks import machine as M
+from autograd.testing.oracles import OracleInconclusive
 from autograd.testing.verify import Conventions
-from tests.engines import clears_operands_stale, float_only, frees_graph, sound
+from tests.engines import clears_operands_stale, float_only, frees_graph, planted_stateful, sound
 from tests.picks import Picks
 
 #: What our convention predicts at the reads of the steps on a graph kept after backward(): passes
@@ -166,5 +168,55 @@ def test_a_cleared_float_gradient_is_judged_from_zero_with_no_tolerance_left_ove
     assert machine.model[:2] == [1, 1] and max(machine.tol[:2]) < 1e-12
     with pytest.raises(
         AssertionError, match=r"^stateful: leaf v0 has grad 1\.25, model says 1\.0 \(tolerance "
+    ):
+        machine.gradients_match_model()
+
+
+def _held(x):
+    """``x`` as a float where a float holds it exactly (its denominator a power of two), else as it is."""
+    exact = Fraction(x)
+    return float(exact) if exact.denominator & (exact.denominator - 1) == 0 else x
+
+
+class _FloatWhereExact(sound.Value):
+    """x * y and x ** c send back a partial as a float wherever a float holds it exactly (the
+    engine rounds nothing): an exact number by value, a float by type."""
+
+    def __mul__(self, other):
+        other = self._lift(other)
+        return self._with_partials(
+            self.data * other.data, (self, other), (_held(other.data), _held(self.data))
+        )
+
+    def __pow__(self, c):
+        x = self.data
+        return self._with_partials(x**c, (self,), (_held(c * x ** (c - 1)),))
+
+
+def test_the_exact_machine_probes_each_op_where_no_float_holds_its_partials():
+    # probed at x = 4/3 (and y = 5/3): x * y sends back 5/3 and 4/3, x ** 2 8/3, all Fractions; x ** -1
+    # sends back -9/16 and Fraction(-1, 2) * x its constant, both held by floats: those two are left out
+    assert stateful_machine(_FloatWhereExact, exact=True).not_judged == (
+        "x ** -1, Fraction(-1, 2) * x (gradients not exact numbers: equality cannot judge them)",
+    )
+
+
+def test_a_float_leaf_left_unjudged_is_judged_again_once_zeroed(monkeypatch):
+    # no tolerance can be derived for the pass from v2 (v0 * v1): v0 and v1 are not judged after it;
+    # zeroing v0 makes its gradient exactly 0 again, judged from there: planted_stateful then brings
+    # its old 2 back at the pass from v0 itself, 2 + 1 where the model says 1
+    def no_tolerance(graph, precision):
+        raise OracleInconclusive("no tolerance")
+
+    monkeypatch.setattr(M, "leaf_tolerances", no_tolerance)
+    machine = stateful_machine(planted_stateful.Value, backward_convention(planted_stateful.Value))()
+    machine.first_leaf(Fraction(3))
+    machine.leaf(Fraction(2))
+    machine.binary(Picks("mul", 0, 1))
+    machine.backward(Picks(2, False))  # no zeroing after it
+    machine.zero_grad(Picks(False, 0, False))  # any leaf: v0; no pass at once
+    machine.backward(Picks(0, False))
+    with pytest.raises(
+        AssertionError, match=r"^stateful: leaf v0 has grad 3\.0, model says 1\.0 \(tolerance 0\)"
     ):
         machine.gradients_match_model()
