@@ -17,7 +17,13 @@ import pytest
 
 from autograd.testing import SearchMode, run_check, run_checks, verify_engine
 from autograd.testing.boundary import child_path
-from autograd.testing.checks import BackwardConvention, backward_convention, stateful_machine
+from autograd.testing.checks import (
+    OUR_CONVENTION,
+    BackwardConvention,
+    backward_convention,
+    model_backward,
+    stateful_machine,
+)
 from autograd.testing.checks import machine as M
 from autograd.testing.checks.properties import leaf_tolerances
 from autograd.testing.oracles import OracleInconclusive
@@ -263,3 +269,13 @@ def test_a_float_leaf_left_unjudged_is_judged_again_once_cleared(monkeypatch):
         AssertionError, match=r"^stateful: leaf v0 has grad 3\.0, model says 1\.0 \(tolerance "
     ):
         machine.gradients_match_model()
+
+
+# ---------------------------------------------------------------------- the model
+def test_the_model_refuses_an_op_whose_partial_is_not_an_exact_rational():
+    # the model is exact: a pass through exp at 1 would need e, which no Fraction holds
+    args, ops, values = (None, (0,)), (("", None), ("exp", None)), (Fraction(1), Fraction(1))
+    with pytest.raises(
+        ValueError, match=r"^exp: its partials at \(Fraction\(1, 1\),\) are not exact rationals: "
+    ):
+        model_backward(args, ops, values, [Fraction(0), Fraction(0)], 1, OUR_CONVENTION)
