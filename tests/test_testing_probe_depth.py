@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from autograd.testing import run_check
 from autograd.testing.boundary import Died, EngineChild, child_path
 from autograd.testing.engines import resolve_engine
 from autograd.testing.probes import depth
@@ -261,3 +262,22 @@ def test_crashes_of_no_op_found_by_different_checks_are_both_reported():
     depth = Finding("crash", "depth", "backward() of a chain of 43,750 steps kills the interpreter")
     again = Finding("crash", "depth", "a longer chain")
     assert deduplicate([(1, stateful), (1, depth), (2, again)]) == [stateful, depth]
+
+
+@pytest.mark.slow
+def test_a_chain_that_outlives_the_time_limit_is_not_a_crash(monkeypatch):
+    # deep_is_slow sleeps past DEPTH nodes: 1, 10, 100 and 1,000 steps finish, 10,000 do not; a
+    # timed-out chain tells nothing about the lengths between, so nothing is bisected
+    monkeypatch.setattr(depth, "CHAIN_SECONDS", 3.0)
+    outcome = run_check("depth", "tests.engines.deep_is_slow")
+    assert outcome.status == "passed" and not [f for f in outcome.findings if f.kind == "crash"]
+    limit, unjudged = outcome.findings
+    assert limit.kind == "depth_limit" and limit.summary.startswith(
+        "backward() survives chains y = y*w + b of 1,000 steps at the default recursion limit; "
+        "longer ones not judged"
+    )
+    assert "10,000 steps timed out after 3 s" in limit.summary
+    assert unjudged.kind == "inconclusive" and unjudged.summary.startswith(
+        "a chain of 10,000 steps timed out after 3 s"
+    )
+    assert (outcome.judged, outcome.inconclusive) == (4, 1)
