@@ -2,7 +2,7 @@
 what the engine raised under, ops applied by :meth:`Engine.apply` (fused ones, methods taking a
 Value or a number, and the harness's own errors), how ints and Fractions fare through
 ``number_types``, and what discovery makes of engines of a few more forms (tests/engines/
-``handle_accessors`` and ``grad_on_read_folds_leaves``).
+``handle_accessors``, ``strict_sum`` and ``grad_on_read_folds_leaves``).
 
 Every expected value is worked out by hand from the fixture's definition.
 """
