@@ -19,6 +19,7 @@ from autograd.testing import SearchMode, run_check, run_checks, verify_engine
 from autograd.testing.boundary import child_path
 from autograd.testing.checks import BackwardConvention, backward_convention, stateful_machine
 from autograd.testing.checks import machine as M
+from autograd.testing.checks.properties import leaf_tolerances
 from autograd.testing.oracles import OracleInconclusive
 from autograd.testing.verify import Conventions
 from tests.engines import clears_operands_stale, float_only, frees_graph, planted_stateful, sound
@@ -218,5 +219,48 @@ def test_a_float_leaf_left_unjudged_is_judged_again_once_zeroed(monkeypatch):
     machine.backward(Picks(0, False))
     with pytest.raises(
         AssertionError, match=r"^stateful: leaf v0 has grad 3\.0, model says 1\.0 \(tolerance 0\)"
+    ):
+        machine.gradients_match_model()
+
+
+def test_a_graph_freed_stays_freed_after_passes_over_other_graphs():
+    # v3 = v0 * v1 freed by its pass; v4 = v2 + v2 shares no leaf with it, and its pass frees v4
+    # alone: v3 stays freed, and the pass from v3 that frees_graph would refuse is never made
+    machine = stateful_machine(
+        "tests.engines.frees_graph", BackwardConvention(leaf_output="assign", graph="freed")
+    )()
+    machine.first_leaf(Fraction(3))
+    machine.leaf(Fraction(2))
+    machine.leaf(Fraction(5))
+    machine.binary(Picks("mul", 0, 1))  # v3
+    machine.backward(Picks(3, False))
+    machine.binary(Picks("add", 2, 2))  # v4
+    machine.backward(Picks(4, False))
+    machine.backward(Picks(3, False))  # over the freed v3: not made
+    assert [step for step in machine.script if "backward" in step] == ["v3.backward()", "v4.backward()"]
+    assert machine.model == [2, 3, 2, 1, 1]
+    machine.gradients_match_model()
+
+
+def test_a_float_leaf_left_unjudged_is_judged_again_once_cleared(monkeypatch):
+    # no tolerance for the pass from v2 = v0 * v1 (v0, v1 not judged after it); v3 = v0 + v1 clears
+    # both (the engine keeps 2 and 3 aside), judged from 0 again: the pass from v3 (its tolerance
+    # derived) brings the 2 back, 2 + 1 where the model says 1
+    def no_tolerance_through_mul(graph, precision):
+        if any(node.op == "mul" for node in graph.nodes):
+            raise OracleInconclusive("no tolerance")
+        return leaf_tolerances(graph, precision)
+
+    monkeypatch.setattr(M, "leaf_tolerances", no_tolerance_through_mul)
+    machine = stateful_machine(_FloatStale, BackwardConvention(leaf_output="assign", operands="clear"))()
+    machine.first_leaf(Fraction(3))
+    machine.leaf(Fraction(2))
+    machine.binary(Picks("mul", 0, 1))
+    machine.backward(Picks(2, False))  # no zeroing after it
+    machine.binary(Picks("add", 0, 1))
+    machine.gradients_match_model()
+    machine.backward(Picks(3, False))
+    with pytest.raises(
+        AssertionError, match=r"^stateful: leaf v0 has grad 3\.0, model says 1\.0 \(tolerance "
     ):
         machine.gradients_match_model()
