@@ -231,3 +231,28 @@ def test_a_harness_fault_names_the_exception_and_keeps_its_whole_traceback():
     report = fault.value.report()
     assert report.startswith("Traceback (most recent call last):\n  File ")  # the lines joined as they are
     assert report.endswith(boundary.HARNESS_FAULT_LINE)
+
+
+def test_a_child_that_outlives_its_time_limit_is_told_from_one_that_died():
+    # a probe must not call a slow engine's timeout a crash: Died says which it was
+    program = "\n".join(
+        [
+            "import time",
+            "for line in sys.stdin:",
+            "    stage('request ' + line.strip())",
+            "    if line.strip() == 'hang': time.sleep(60)",
+            "    if line.strip() == 'exit': sys.exit(3)",
+            "    answer(line.strip())",
+        ]
+    )
+    with boundary.EngineChild(program, timeout=1) as child:
+        hung = child.ask("hang")
+        assert (hung.how, hung.stage, hung.timed_out, hung.signal) == (
+            "timed out after 1 s",
+            "request hang",
+            True,
+            "",
+        )
+        exited = child.ask("exit")
+        assert (exited.how, exited.timed_out) == ("exit status 3", False)
+    assert not boundary.Died("killed by SIGSEGV", "backward()").timed_out

@@ -18,7 +18,8 @@ import pytest
 import sympy
 
 import autograd
-from autograd.testing import resolve_engine
+from autograd.testing import resolve_engine, run_check
+from autograd.testing.boundary import child_path
 from autograd.testing.engines import Engine
 from autograd.testing.engines.support import usable_consts
 from autograd.testing.findings import DEFECT_KINDS
@@ -30,6 +31,7 @@ from autograd.testing.probes.edges import (
     out_of_domain_points,
     probe_edge_points,
     probe_out_of_domain,
+    subnormals_flushed,
 )
 from tests.engines import (
     accepts_strings,
@@ -759,6 +761,48 @@ def test_every_edge_finding_names_its_check_and_its_op():
     found = [f for engine in engines for f in probe_edge_points(engine).findings]
     # a crash, an unsupported 0, a wrong value, a wrong gradient, an inconclusive one, range limits
     assert {f.kind for f in found} >= {
-        "crash", "unsupported", "wrong_value", "wrong_gradient", "inconclusive", "convention"
+        "crash",
+        "unsupported",
+        "wrong_value",
+        "wrong_gradient",
+        "inconclusive",
+        "convention",
     }
     assert {f.check for f in found} == {"edge_points"} and {f.op for f in found} <= set(OPS)
+
+
+# ---------------------------------------------------------------------- subnormals flushed to zero
+def test_an_engine_that_flushes_subnormals_gets_one_fact_not_a_defect_per_op():
+    # flushes_subnormals holds every number below the smallest normal float as 0, as XLA on the
+    # CPU does: x / y at y = 1.8e308 gives 0 for 8.3e-309, 0 / x at 5e-324 divides by 0, ...
+    assert subnormals_flushed("tests.engines.sound") is None
+    how = subnormals_flushed("tests.engines.flushes_subnormals")
+    assert how == (
+        "2.1729236899484e-311 * 1.0 gives 0.0, not 2.1729236899484e-311; "
+        "2.2250738585072014e-308 * 0.5 gives 0.0, not 1.1125369292536007e-308"
+    )
+    result = run_check("edge_points", "tests.engines.flushes_subnormals")
+    assert result.status == "passed" and result.judged > 0
+    assert not [f for f in result.findings if f.kind in DEFECT_KINDS or f.kind == "inconclusive"]
+    (fact,) = [f for f in result.findings if "flushed" in f.summary]
+    assert fact.kind == "convention" and fact.op is None
+    assert fact.summary.startswith(f"subnormal numbers are flushed to zero ({how}): an engine-wide choice")
+    # its consequences: the points where an operand or the exact result is subnormal
+    assert "the engine differs because of it (div, powc, rdiv" in fact.summary
+    assert (
+        "x / y at x = 1.5, y = 1.7976931348623157e+308: value 0.0, expected 8.344026969402005e-309"
+        in fact.summary
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", fact.reproducer], env=dict(os.environ, PYTHONPATH=child_path()),
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.stdout.splitlines() == ["2.1729236899484e-311 -> 0.0", "1.1125369292536007e-308 -> 0.0"]
+
+
+def test_beside_flushed_subnormals_a_wrong_rule_at_ordinary_points_is_still_a_defect():
+    result = run_check("edge_points", "tests.engines.flushes_subnormals_wrong_tanh")
+    defects = [f for f in result.findings if f.kind in DEFECT_KINDS]
+    assert result.status == "failed" and {f.op for f in defects} == {"tanh"}
+    assert {f.kind for f in defects} == {"wrong_value", "wrong_gradient"}
+    assert [f.op for f in result.findings if "flushed" in f.summary] == [None]

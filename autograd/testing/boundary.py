@@ -171,6 +171,12 @@ class Died:
         """The signal's name when a signal ended it, else ''."""
         return self.how.removeprefix("killed by ") if self.how.startswith("killed by ") else ""
 
+    @property
+    def timed_out(self) -> bool:
+        """Whether the request outlived the child's time limit (the child was ended, not killed by
+        anything of its own: a slow engine, or one that hangs, not one that crashed)."""
+        return self.how.startswith("timed out")
+
 
 class EngineChild:
     """A fresh interpreter running ``program`` (which imports the engine itself), asked one

@@ -3,7 +3,9 @@ Python's default recursion limit (1000), probed up to 100,000 steps: a ``depth_l
 
 The chains run in a child interpreter: one that kills it (a compiled engine's C stack
 overflow, SIGSEGV) is a ``crash`` with the signal, beside the ``depth_limit`` fact of what
-survives; the audit goes on.
+survives; the audit goes on.  A chain that does not finish within :data:`CHAIN_SECONDS` is
+neither: a slow engine (or a framework's adapter) is not a crashing one, so the fact says how
+deep the chains that finished went, and the longer chains are left inconclusive.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from autograd.testing.reproducers import program
 
 DEFAULT_RECURSION_LIMIT = 1000
 DEPTH_MAX = 100_000
+#: How long one chain (building it and its backward()) may take in the child before it is ended.
+CHAIN_SECONDS = 120.0
 
 
 #: The depth probe's child: one chain per request (its length), at Python's default recursion
@@ -85,6 +89,8 @@ def _depth_search(child: EngineChild) -> tuple[int, int, str | Died | None, int]
     for _ in range(BISECTIONS_MAX):  # a bound, never reached: no slip in this loop can hang an audit
         if error is None or bad - good <= 1:
             break
+        if isinstance(error, Died) and error.timed_out:
+            break  # every try past the time limit costs the whole limit, and tells nothing
         if isinstance(error, Died) and bad - good <= DEATH_PRECISION * bad:
             break  # close enough: where a stack overflows depends on the machine anyway
         mid = (good + bad) // 2
@@ -92,6 +98,8 @@ def _depth_search(child: EngineChild) -> tuple[int, int, str | Died | None, int]
         mid_error = _depth_failure(child, mid)
         if mid_error is None:
             good = mid
+        elif isinstance(mid_error, Died) and mid_error.timed_out:
+            break  # what fails at ``bad`` stays the finding; between, nothing finished in time
         else:
             bad, error = mid, mid_error
     return good, bad, error, probed
@@ -102,7 +110,7 @@ def probe_depth(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutco
     (in a child interpreter: a chain that kills it is a ``crash``, and the audit goes on)."""
     eng = resolve_engine(engine)
     reason = f"chains y = y*w + b of up to {DEPTH_MAX:,} steps at recursion limit {DEFAULT_RECURSION_LIMIT}"
-    with EngineChild(_depth_program(eng)) as child:
+    with EngineChild(_depth_program(eng), timeout=CHAIN_SECONDS) as child:
         try:
             good, bad, error, probed = _depth_search(child)
         except _NoChild as no_child:
@@ -114,6 +122,8 @@ def probe_depth(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutco
         summary = f"backward() survives the deepest chain probed, {DEPTH_MAX:,} steps of y = y*w + b"
         found = [Finding("depth_limit", "depth", summary, expected=">= 100,000")]
         return outcome("depth", found, judged=probed, unit="chains", reason=reason)
+    if isinstance(error, Died) and error.timed_out:
+        return _depth_timeout(good, bad, error, probed, reason)
     if isinstance(error, Died):
         return _depth_death(eng, good, bad, error, probed, reason)
     past = bad + 10  # a few steps more: a script's own stack is a little shallower than the probe's
@@ -181,3 +191,23 @@ def _depth_death(eng: Engine, good: int, bad: int, died: Died, probed: int, reas
         actual=f"{good:,} steps ({died.how} at {bad:,} steps, during {died.stage})",
     )
     return outcome("depth", [crash, limit], judged=probed, unit="chains", reason=reason)
+
+
+def _depth_timeout(good: int, bad: int, died: Died, probed: int, reason: str) -> CheckOutcome:
+    """A chain that did not finish in time: what finished is a fact; the longer chains are not
+    judged (slow is not a crash: the time probe judges how backward() scales)."""
+    limit = Finding(
+        "depth_limit",
+        "depth",
+        f"backward() survives chains y = y*w + b of {good:,} steps at the default recursion limit; "
+        f"longer ones not judged ({bad:,} steps {died.how}, during {died.stage})",
+        expected=f"{DEPTH_MAX:,} steps",
+        actual=f"{good:,} steps (then {died.how})",
+    )
+    summary = (
+        f"a chain of {bad:,} steps {died.how} during {died.stage}: chains past {good:,} steps not judged"
+    )
+    unjudged = Finding("inconclusive", "depth", summary, expected=f"finished within {CHAIN_SECONDS:g} s")
+    return outcome(
+        "depth", [limit, unjudged], judged=probed - 1, unit="chains", inconclusive=1, reason=reason
+    )

@@ -21,6 +21,12 @@ engine is judged at them.
     (:func:`~autograd.testing.probes.regions.out_of_domain_points`).  Raising an error or
     returning nan / ±inf is a fact (listed as a ``convention``: how the engine treats it);
     returning a finite number (or a complex one) is ``accepts_invalid``, with a reproducer.
+
+An engine that flushes subnormal numbers to zero (XLA on the CPU does: JAX's ``x * 1.0`` at
+5e-324 is 0.0) makes that choice once for every op: :func:`subnormals_flushed` finds it on two
+multiplications, and ``edge_points`` then reports it as one ``convention`` fact, with the points
+where an operand or the exact result is subnormal and the engine differs listed as its
+consequences, not as a defect of each op.
 """
 
 from __future__ import annotations
@@ -34,12 +40,13 @@ from typing import Any
 from autograd.testing.boundary import EngineRaised, error_line
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.engines.support import usable_consts
-from autograd.testing.findings import CheckOutcome, Finding, outcome
+from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outcome
 from autograd.testing.graph import OracleInconclusive
 from autograd.testing.ops import OPS, OpSpec
 from autograd.testing.oracles import SYMBOLIC_SAFETY, in_precision_range, to_precision, working_precision
 from autograd.testing.oracles.fd import _fd_row
 from autograd.testing.oracles.mismatch import _compare
+from autograd.testing.oracles.precision import PRECISION_RANGES
 from autograd.testing.oracles.reference import ReferenceUnresolved
 from autograd.testing.probes.common import same_const
 from autograd.testing.probes.regions import (
@@ -66,6 +73,7 @@ __all__ = [
     "probe_edge_points",
     "probe_out_of_domain",
     "reference",
+    "subnormals_flushed",
 ]
 
 #: Below this |x| a relative finite-difference step rounds away (subnormals): no second vote.
@@ -246,22 +254,85 @@ def _with_extras(eng: Engine, run: Any) -> Any:
         return run()
 
 
-def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
-    """Each op the engine has at the edge points its region gives; every point on its own."""
+# ---------------------------------------------------------------------- subnormals flushed to zero
+def _flush_cases(precision: str) -> list[tuple[float, float]]:
+    """Two products whose exact results are subnormal in ``precision``: of a subnormal operand
+    (kept by an engine that does not flush inputs) and of normal operands (a subnormal result)."""
+    low = PRECISION_RANGES[precision][0]  # the smallest normal number
+    return [(low * 2.0**-10, 1.0), (low, 0.5)]
+
+
+def subnormals_flushed(engine: Any) -> str | None:
+    """How the engine flushes subnormal numbers to zero (the products that came out 0, in words),
+    or None when it keeps them (or raises on them: the edge points judge that op by op)."""
     eng = resolve_engine(engine)
+    flushed = []
+    for a, b in _flush_cases(eng.precision):
+        try:
+            got = eng.data(eng.apply(OPS["mul"], [eng.make(a), eng.make(b)]))
+        except EngineRaised:
+            return None
+        if float(got) == 0:
+            flushed.append(f"{a!r} * {b!r} gives {show(got)}, not {a * b!r}")
+    return "; ".join(flushed) or None
+
+
+def _subnormal_point(point: EdgePoint, precision: str) -> bool:
+    """Whether an operand, or the exact value or a partial, is subnormal in ``precision``."""
+    low = PRECISION_RANGES[precision][0]
+    try:
+        ref = reference(point.op, point.args, point.const)
+    except ReferenceUnresolved:
+        ref = None
+    exact = () if ref is None else (ref[0], *(p for p in ref[1] if p is not None))
+    return any(0 < abs(float(x)) < low for x in (*point.args, *exact))
+
+
+def _flush_fact(eng: Engine, how: str, consequences: list[list[Finding]]) -> Finding:
+    """The one fact of an engine that flushes subnormals, with what it changes at the edge points
+    (``consequences``: the findings of each point where it differs, a list a point)."""
+    ops = sorted({f.op for at_point in consequences for f in at_point if f.op})
+    summary = f"subnormal numbers are flushed to zero ({how}): an engine-wide choice, not a defect of each op"
+    if consequences:
+        summary += (
+            f"; at {len(consequences)} edge point{'s' if len(consequences) > 1 else ''} where an operand or "
+            f"the exact result is subnormal the engine differs because of it ({', '.join(ops)}), e.g. "
+            f"{consequences[0][0].summary}"
+        )
+    lines = [
+        f"print({a!r} * {b!r}, '->', ({{V}}({a!r}) * {{V}}({b!r})).{{data}})"
+        for a, b in _flush_cases(eng.precision)
+    ]
+    return Finding("convention", "edge_points", summary, None, program(eng, *lines))
+
+
+def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
+    """Each op the engine has at the edge points its region gives; every point on its own (an
+    engine that flushes subnormals: where they are involved, a consequence of that one fact)."""
+    eng = resolve_engine(engine)
+    flushed = subnormals_flushed(eng)
 
     def run() -> CheckOutcome:
         found: list[tuple[float, int, Finding]] = []
+        consequences: list[list[Finding]] = []  # a point's value and gradients can each differ
         judged = 0
         ops = []
         for name, consts in _engine_ops(eng):
             ops.append(OPS[name].label)
             for const in consts:
                 for point in edge_points(name, const):
-                    for f in _judge_point(eng, point, "edge_points"):
+                    judgement = _judge_point(eng, point, "edge_points")
+                    if flushed and judgement and _subnormal_point(point, eng.precision):
+                        differs = [f for f in judgement if f.kind in (*DEFECT_KINDS, "inconclusive")]
+                        judgement = [f for f in judgement if f.kind not in (*DEFECT_KINDS, "inconclusive")]
+                        if differs:
+                            consequences.append(differs)
+                    for f in judgement:
                         found.append((_extremeness(point), len(found), f))
                     judged += 1
         findings = _fold([f for _, _, f in sorted(found)])  # each op's plainest point first
+        if flushed:
+            findings.append(_flush_fact(eng, flushed, consequences))
         inconclusive = sum(f.kind == "inconclusive" for f in findings)
         reason = f"{judged} points at the edges of the regions of {len(ops)} ops"
         return outcome(
