@@ -17,7 +17,13 @@ import pytest
 
 from autograd.testing import SearchMode, run_check, run_checks, verify_engine
 from autograd.testing.boundary import child_path
-from autograd.testing.checks import BackwardConvention, backward_convention, stateful_machine
+from autograd.testing.checks import (
+    OUR_CONVENTION,
+    BackwardConvention,
+    backward_convention,
+    model_backward,
+    stateful_machine,
+)
 from autograd.testing.checks import machine as M
 from autograd.testing.checks.properties import leaf_tolerances
 from autograd.testing.oracles import OracleInconclusive
@@ -223,20 +229,19 @@ def test_a_float_leaf_left_unjudged_is_judged_again_once_zeroed(monkeypatch):
         machine.gradients_match_model()
 
 
-def test_a_graph_freed_stays_freed_after_passes_over_other_graphs():
-    # v3 = v0 * v1 freed by its pass; v4 = v2 + v2 shares no leaf with it, and its pass frees v4
-    # alone: v3 stays freed, and the pass from v3 that frees_graph would refuse is never made
-    machine = stateful_machine(
-        "tests.engines.frees_graph", BackwardConvention(leaf_output="assign", graph="freed")
-    )()
+def test_a_pass_frees_only_the_graphs_on_its_leaves_and_they_stay_freed():
+    # v3 = v0 * v1 and v4 = v2 + v2 share no leaf: the pass from v3 frees v3 alone (v4 may still
+    # pass), the pass from v4 frees v4 alone, and v3 stays freed: the pass from v3 that frees_graph
+    # would refuse is never made
+    convention = BackwardConvention(leaf_output="assign", graph="freed")
+    machine = stateful_machine("tests.engines.frees_graph", convention)()
     machine.first_leaf(Fraction(3))
     machine.leaf(Fraction(2))
     machine.leaf(Fraction(5))
     machine.binary(Picks("mul", 0, 1))  # v3
-    machine.backward(Picks(3, False))
     machine.binary(Picks("add", 2, 2))  # v4
-    machine.backward(Picks(4, False))
-    machine.backward(Picks(3, False))  # over the freed v3: not made
+    for y in (3, 4, 3):
+        machine.backward(Picks(y, False))  # no zeroing after it
     assert [step for step in machine.script if "backward" in step] == ["v3.backward()", "v4.backward()"]
     assert machine.model == [2, 3, 2, 1, 1]
     machine.gradients_match_model()
@@ -264,3 +269,13 @@ def test_a_float_leaf_left_unjudged_is_judged_again_once_cleared(monkeypatch):
         AssertionError, match=r"^stateful: leaf v0 has grad 3\.0, model says 1\.0 \(tolerance "
     ):
         machine.gradients_match_model()
+
+
+# ---------------------------------------------------------------------- the model
+def test_the_model_refuses_an_op_whose_partial_is_not_an_exact_rational():
+    # the model is exact: a pass through exp at 1 would need e, which no Fraction holds
+    args, ops, values = (None, (0,)), (("", None), ("exp", None)), (Fraction(1), Fraction(1))
+    with pytest.raises(
+        ValueError, match=r"^exp: its partials at \(Fraction\(1, 1\),\) are not exact rationals: "
+    ):
+        model_backward(args, ops, values, [Fraction(0), Fraction(0)], 1, OUR_CONVENTION)
