@@ -249,7 +249,8 @@ class real_cbrt(_Implemented):
 
 
 class gamma(sympy.gamma):  # type: ignore[misc]
-    """sympy's gamma (named as sympy's: every printer knows it), real on the reals (so ``Abs(gamma(x))`` differentiates to ``sign(gamma) gamma'``)."""
+    """sympy's gamma (named as sympy's: every printer knows it), real on the reals (so
+    ``Abs(gamma(x))`` differentiates to ``sign(gamma) gamma'``)."""
 
     def _eval_is_extended_real(self) -> bool | None:
         return True if self.args[0].is_extended_real else None
