@@ -82,3 +82,15 @@ def test_a_nan_at_one_edge_point_is_a_wrong_value_there_and_nowhere_else():
     )
     assert wrong.actual == "nan" and float(wrong.expected) == math.atanh(catalogue_edge_nan.JUST_BELOW_ONE)
     assert "x.atanh() at x = 0.9999999999999999: value nan" in wrong.summary
+
+
+def test_an_identified_function_is_drawn_inside_its_region_and_off_each_of_its_kinks():
+    ops = {e.method: e.spec for e in extra_ops(resolve_engine(catalogue_functions.Value))}
+    # relu6's kinks are 0 and 6: KINK_MARGIN = 0.01 either side of each is no operand
+    assert [ops["relu6"].domain([x], None) for x in (-0.005, 0.02, 5.98, 5.995, 6.005, 6.02)] == [
+        False, True, True, False, False, True,
+    ]  # fmt: skip
+    # asin's region is [-1, 1]: an operand leaves AWAY_FROM_ZERO = 0.1 to either end
+    assert [ops["asin"].domain([x], None) for x in (-0.95, -0.85, 0.85, 0.95)] == [False, True, True, False]
+    # and a binary row keeps its own domain: xlogy's second operand from 0.1 on
+    assert [ops["xlogy"].domain([1.5, y], None) for y in (0.05, 0.1, 2.0)] == [False, True, True]

@@ -33,6 +33,13 @@ PARAMETER = {"leaky_relu": 0.2, "elu": 1.5, "celu": 0.5}
 NEW = [spec.name for spec in CATALOGUE[CATALOGUE.index(known("elu")) + 1 :]]
 
 
+@pytest.fixture(autouse=True)
+def sympy_afresh():
+    """sympy remembers what its functions evaluated to; each test here starts without, so that what
+    it asks of sincpi, dsincpi, real_cbrt or gamma is computed, not recalled from another test."""
+    sympy.core.cache.clear_cache()
+
+
 def values_of(spec, c):
     """The row's own finite values at identify's points (pairs for a binary row)."""
     found = {}
@@ -320,7 +327,7 @@ def intervals_of_128_bits():
 
 
 def test_the_functions_no_library_names_serve_floats_mpmath_numbers_and_intervals():
-    f = sp.real_cbrt._imp_
+    f = sympy.lambdify(X, sp.real_cbrt(X))  # by its own evaluation, as the harness's lambdify does
     assert f(-8.0) == -2.0 and isinstance(f(-8.0), float)
     with mpmath.workprec(200):
         y = f(mpmath.mpf(-2))
@@ -342,9 +349,9 @@ def test_erfc_in_mpmath_reaches_past_where_mpmaths_own_overflows():
     with mpmath.workprec(100):
         for x in (1e100, 1e300):
             y = sp.erfc_mp(mpmath.mpf(x))
-            # erfc(x) = e^(-x^2) / (x sqrt(pi)) (1 - 1/(2x^2) + ...): log of it, to 100 bits
-            want = -(mpmath.mpf(x) ** 2) - mpmath.log(x * mpmath.sqrt(mpmath.pi))
-            assert abs(mpmath.log(y) - want) < 1e-20 * abs(want)
+            # erfc(x) = e^(-x^2) / (x sqrt(pi)) (1 - 1/(2x^2) + ...), here 1 to 100 bits
+            leading = mpmath.exp(-(mpmath.mpf(x) ** 2)) / (x * mpmath.sqrt(mpmath.pi))
+            assert abs(y / leading - 1) < mpmath.mpf(2) ** -90
             assert sp.erfc_mp(-mpmath.mpf(x)) == 2 - y
         assert sp.erfc_mp(mpmath.mpf(3)) == mpmath.erfc(3)
 
@@ -365,3 +372,118 @@ def test_the_new_rows_are_the_ones_the_brief_lists():
         "hardsigmoid", "hardswish", "erfc", "lgamma", "digamma", "sinc", "atan2", "hypot", "xlogy",
         "logaddexp", "maximum", "minimum", "celu", "clip",
     ]  # fmt: skip
+
+
+# ---------------------------------------------------------------------- every term of the models
+def gelu_tanh_slope_model(x):
+    """The gelu_tanh row's slope model, as its comment states it (catalogue.py)."""
+    k, c = math.sqrt(2 / math.pi), 0.044715
+    z, dz = k * x * (1 + c * x * x), k * (1 + 3 * c * x * x)
+    s, s_bar = 1 / (1 + math.exp(-2 * z)), 1 / (1 + math.exp(2 * z))
+    w = 4 * s * s_bar  # 1 - tanh(z)^2
+    slope = abs(x * dz)
+    absolute = 2 + slope * min(1.0, w * 2.0**51) + 10 * abs(z) * w * (1 + slope)
+    return 4 + absolute / abs(s + x * dz * w / 2)
+
+
+def mish_slope_model(x):
+    t, s = math.tanh(math.log1p(math.exp(x))), 1 / (1 + math.exp(-x))
+    w = 1 - t * t
+    return 4 + (3 * abs(t) + abs(x * s) * min(8.0, w * 2.0**53)) / abs(t + x * s * w)
+
+
+@pytest.mark.parametrize("x", [-1.2, 0.7, -7.1, 3.3])  # (at -7.1, 1 - tanh(z)^2 is below 2**-51)
+def test_the_gelu_tanh_slope_model_at_points_where_each_of_its_terms_counts(x):
+    assert known("gelu_tanh").partial_err([x], None, 0.0) == pytest.approx(
+        gelu_tanh_slope_model(x), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("x", [-1.2, 0.7, 17.0, 19.0])  # (at 19, 1 - t*t is below 8 * 2**-53)
+def test_the_mish_slope_model_at_points_where_each_of_its_terms_counts(x):
+    assert known("mish").partial_err([x], None, 0.0) == pytest.approx(mish_slope_model(x), rel=1e-12)
+
+
+def test_the_models_at_the_ends_of_their_pieces():
+    # a slope of 0 with no error to it is no relative error at all; with one, the cap
+    assert known("mish").partial_err([-1e300], None, 0.0) == 4  # t = s = 0: nothing can err
+    hardswish = known("hardswish")
+    assert [hardswish.partial_err([x], None, 0.0) for x in (-3.5, -3.0, 3.0, 3.5)] == [3, 3, 3, 3]
+    assert hardswish.partial_err([-2.0], None, 0.0) == pytest.approx(9.0, rel=1e-15)  # |(2x + 3) / 6| = 1/6
+    assert known("celu").partial_err([0.0], 0.5, 0.0) == 2  # 0 is the right piece's
+    digamma = known("digamma")
+    assert digamma.fwd_err([0.5], None, 1.0) == 6  # no reflection right of 0
+    assert digamma.fwd_err([0.0], None, 1.0) == 6  # (0 is not left of it)
+    assert digamma.partial_err([0.25], None, 0.0) == 4
+    reflection = (
+        math.log(2.25) + math.pi + math.pi**2 / 2
+    )  # at -1/4: pi / sin = -pi sqrt 2, cos = sqrt(2) / 2
+    assert digamma.fwd_err([-0.25], None, 1.0) == pytest.approx(6 + reflection, rel=1e-15)
+
+
+def test_celus_alpha_is_none_for_a_line_through_0():
+    assert FIT["celu"]({-2.0: -2.0, 1.0: 1.0}) is None  # y = x: alpha would be infinite
+
+
+# ---------------------------------------------------------------------- the float forms' pieces
+def test_each_float_form_is_the_form_its_comment_gives_on_each_side_of_its_switch():
+    for t in (0.03, 0.06):  # 1 / (1 + e^-t) from 0 on (e^t / (1 + e^t) differs in the last bit here)
+        assert sp.sigmoid(t) == 1 / (1 + math.exp(-t)) != math.exp(t) / (1 + math.exp(t))
+    for x in (0.751, 0.9):  # logit: log x - log1p(-x) above 3/4
+        assert sp.logit(x) == math.log(x) - math.log1p(-x)
+    assert sp.logit(0.751) != math.log1p((2 * 0.751 - 1) / (1 - 0.751))
+    with mpmath.workprec(300):  # ... and around 1/2 by log1p, keeping the digits log x - log1p(-x)
+        for x in (0.4999989243956723, 0.5000012955084281):  # loses: 1e5 ulps here
+            want = float(2 * mpmath.atanh(2 * mpmath.mpf(x) - 1))
+            assert math.isclose(sp.logit(x), want, rel_tol=2 * EPS)
+            assert not math.isclose(math.log(x) - math.log1p(-x), want, rel_tol=1e-12)
+    for x in (2.02, 2.5):  # tanhshrink: plain floats from 2 on (mpmath's would differ in the last bit)
+        assert sp.tanhshrink(x) == x - math.tanh(x)
+    assert sp.dsinc(1e-4) == (sp.cospi(1e-4) - sp.sinc(1e-4)) / 1e-4  # the series below 1e-4 only
+
+
+def test_the_slope_of_sinc_in_mpmath_is_0_at_0_and_keeps_its_digits_near_it():
+    f = sympy.lambdify(X, sp.dsincpi(X))
+    assert f(0.0) == 0.0 and f(1.0) == -1.0 and f(-2.0) == -0.5  # cos(pi k) / k at the integers
+    assert math.isclose(f(1e-300), -(math.pi**2) / 3 * 1e-300, rel_tol=1e-15)  # where its terms cancel
+    with intervals_of_128_bits():
+        one = INTERVAL_FUNCTIONS["dsincpi"](iv.mpf([1, 1]))
+        assert one.a <= -1 <= one.b
+
+
+def test_a_function_made_everywhere_serves_floats_mpmath_numbers_and_intervals():
+    calls = []
+
+    def cube(x):
+        calls.append(mpmath.mp.prec)
+        return x * x * x
+
+    f = sp.everywhere(cube)
+    assert f(1.5) == 3.375 and isinstance(f(1.5), float) and calls[-1] == 64  # floats: at 64 bits
+    with mpmath.workprec(300):
+        third = mpmath.mpf(1) / 3
+        assert f(third) == third**3 and calls[-1] == 300  # mpmath numbers: at their precision
+    with intervals_of_128_bits():
+        y = f(iv.mpf([2, 2]))
+        assert y.a <= 8 <= y.b and y.b - y.a < 2.0**-100  # intervals: iv_point's
+
+
+def test_an_interval_version_made_now_refuses_a_complex_result():
+    with intervals_of_128_bits(), pytest.raises(ValueError, match=r"^a complex result$"):
+        sp.iv_point(mpmath.acosh)(iv.mpf([0.5, 0.5]))
+
+
+def test_sympys_missing_functions_say_when_they_are_real_and_evaluate_only_numbers():
+    z = sympy.Symbol("z")  # no assumption: could be complex
+    for f in (sp.sincpi, sp.dsincpi, sp.real_cbrt, sp.gamma):
+        assert f(X).is_extended_real is True and f(z).is_extended_real is None, f
+    assert sp.sincpi(sympy.Rational(1, 2)).func is sp.sincpi  # (2 / pi: left to the numerics)
+    assert sp.dsincpi(sympy.Rational(1, 2)).func is sp.dsincpi
+    assert sp.real_cbrt(8).func is sp.real_cbrt and sp.real_cbrt(X).func is sp.real_cbrt
+    assert sp.dsincpi(1) == -1 and sp.dsincpi(-1) == 1
+    # evalf at the precision asked, its argument too: (1/3) ** (1/3) to 50 digits, against mpmath's
+    with mpmath.workprec(300):
+        want = mpmath.cbrt(mpmath.mpf(1) / 3)
+        third = sympy.Rational(1, 3)
+        assert abs(mpmath.mpf(sp.real_cbrt(third).evalf(50)) - want) < mpmath.mpf(10) ** -48
+        assert abs(mpmath.mpf(sp.real_cbrt(-third).evalf(50)) + want) < mpmath.mpf(10) ** -48

@@ -321,9 +321,9 @@ def test_a_binary_method_is_an_op_unless_its_value_ignores_the_argument_at_enoug
                 raise ValueError("tag: a label of at least 0.7")
             return type(self)(self.data)
 
-        def mark(self, label):  # ignores its label, refuses those below -1: five pairs say so
-            if label.data < -1:
-                raise ValueError("mark: a label of at least -1")
+        def mark(self, label):  # ignores its label, refuses negative ones: four pairs (MIN_AGREE) say so
+            if label.data < 0:
+                raise ValueError("mark: a label of at least 0")
             return type(self)(self.data)
 
     eng = resolve_engine(Methods)
