@@ -451,6 +451,19 @@ def test_the_slope_of_sinc_in_mpmath_is_0_at_0_and_keeps_its_digits_near_it():
         assert one.a <= -1 <= one.b
 
 
+def test_the_slope_of_sinc_in_mpmath_is_good_to_the_working_precision():
+    # sinc'(x) = cos(pi x) / x - sin(pi x) / (pi x^2), evaluated here at twice the bits asked for
+    f = sympy.lambdify(X, sp.dsincpi(X))
+    for x in (0.3, 1.7, -2.5, 5.25, 1e-20):
+        with mpmath.workprec(400):
+            t = mpmath.mpf(x)
+            want = mpmath.cospi(t) / t - mpmath.sinpi(t) / (mpmath.pi * t * t)
+        with mpmath.workprec(200):
+            got = f(mpmath.mpf(x))
+        with mpmath.workprec(400):
+            assert abs(got / want - 1) < mpmath.mpf(2) ** -198, x
+
+
 def test_a_function_made_everywhere_serves_floats_mpmath_numbers_and_intervals():
     calls = []
 
