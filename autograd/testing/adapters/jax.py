@@ -10,22 +10,26 @@ how it was computed.  ``backward`` replays the recorded computation as a functio
 and takes :func:`jax.grad` of it; with ``create_graph=True`` each gradient is itself a
 :class:`Recorded` value (the function ``jax.grad`` returns, of the same leaves), so it can be
 differentiated again.  The ops are JAX's: Python's operators on JAX arrays, ``jnp.exp``,
-``jnp.log``, ``jnp.tanh``, ``jax.nn.relu`` and ``jax.nn.sigmoid``.
+``jnp.log``, ``jnp.tanh``, ``jax.nn.relu`` and ``jax.nn.sigmoid``, and JAX's other elementwise
+functions (:data:`JAX_FUNCTIONS`: ``jnp.*``, ``jax.nn.*``, ``jax.scipy.special.*``), which the
+audit identifies by their values against the catalogue of known functions and judges there.
 """
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from autograd.testing.adapters.common import require
 
-__all__ = ["JaxFloat64", "Recorded", "jax_float64"]
+__all__ = ["JAX_FUNCTIONS", "JaxFloat64", "Recorded", "jax_float64"]
 
 jax = require("jax", "JAX", "jax")
 jax.config.update("jax_enable_x64", True)
 jnp = require("jax.numpy", "JAX", "jax")
+special = require("jax.scipy.special", "JAX", "jax")
 
 
 class Recorded:
@@ -111,6 +115,52 @@ def gradients(output: Recorded, inputs: Sequence[Recorded]) -> tuple[Any, ...]:
 
 _BINARY = ("add", "sub", "mul", "truediv", "pow")  # Python's operators on JAX arrays, and reflected
 
+#: JAX's elementwise functions of one or two arrays, by the name the scalar class gives them (the
+#: catalogue's names where JAX's differ: ``asin`` is ``jnp.arcsin``; ``gelu`` is the exact one,
+#: ``gelu_tanh`` jax.nn's default, the tanh approximation).
+JAX_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    **{
+        name: getattr(jnp, name)
+        for name in [
+            "sqrt",
+            "cbrt",
+            "reciprocal",
+            "square",
+            "sin",
+            "cos",
+            "tan",
+            "sinh",
+            "cosh",
+            "log1p",
+            "expm1",
+            "log2",
+            "log10",
+            "exp2",
+            "sinc",
+            "hypot",
+            "logaddexp",
+            "maximum",
+            "minimum",
+        ]
+    },
+    **{name: getattr(jnp, f"arc{name[1:]}") for name in ["asin", "acos", "atan", "asinh", "acosh", "atanh"]},
+    "atan2": jnp.arctan2,
+    "rsqrt": jax.lax.rsqrt,
+    **{name: getattr(special, name) for name in ["erf", "erfc", "digamma", "logit", "xlogy"]},
+    "lgamma": special.gammaln,
+    **{
+        name: getattr(jax.nn, name)
+        for name in ["softplus", "silu", "mish", "elu", "selu", "celu", "leaky_relu", "relu6"]
+    },
+    "softsign": jax.nn.soft_sign,
+    "logsigmoid": jax.nn.log_sigmoid,
+    "gelu": partial(jax.nn.gelu, approximate=False),
+    "gelu_tanh": partial(jax.nn.gelu, approximate=True),
+    "hardtanh": jax.nn.hard_tanh,
+    "hardsigmoid": jax.nn.hard_sigmoid,
+    "hardswish": jax.nn.hard_swish,
+}
+
 
 class JaxFloat64:
     """JAX, each scalar a :class:`Recorded` 0-d ``float64`` array; gradients by :func:`jax.grad`.
@@ -136,6 +186,7 @@ class JaxFloat64:
         "tanh": _op(jnp.tanh),
         "relu": _op(jax.nn.relu),
         "sigmoid": _op(jax.nn.sigmoid),
+        **{name: _op(fn) for name, fn in JAX_FUNCTIONS.items()},
     }
 
     def __init__(self) -> None:

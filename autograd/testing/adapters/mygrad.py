@@ -6,20 +6,58 @@ suite tests).  MyGrad keeps a tape, as PyTorch does: ``Tensor.backward()`` leave
 NumPy array) on every tensor the output was computed from.  Its gradients are not tensors, so
 it has no second order: ``backward(create_graph=True)`` is refused.  The ops are MyGrad's:
 Python's operators on tensors, ``mygrad.exp``, ``mygrad.log``, ``mygrad.tanh`` and
-``mygrad.nnet.activations``' ``relu`` and ``sigmoid``.
+``mygrad.nnet.activations``' ``relu`` and ``sigmoid``, and MyGrad's other elementwise functions
+(:data:`MYGRAD_FUNCTIONS`), which the audit identifies by their values against the catalogue of
+known functions and judges there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from autograd.testing.adapters.common import require
 
-__all__ = ["MygradFloat64", "mygrad_float64"]
+__all__ = ["MYGRAD_FUNCTIONS", "MygradFloat64", "mygrad_float64"]
 
 mg = require("mygrad", "MyGrad", "mygrad")
 activations = require("mygrad.nnet.activations", "MyGrad", "mygrad")
+
+#: MyGrad's elementwise functions of one or two tensors, by the name the scalar class gives them
+#: (the catalogue's names where MyGrad's differ: ``asin`` is ``mygrad.arcsin``); the activations
+#: with a required parameter at PyTorch's default (leaky_relu's slope 0.01, elu's alpha 1).
+MYGRAD_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    **{
+        name: getattr(mg, name)
+        for name in [
+            "sqrt",
+            "cbrt",
+            "square",
+            "reciprocal",
+            "sin",
+            "cos",
+            "tan",
+            "sinh",
+            "cosh",
+            "log1p",
+            "expm1",
+            "log2",
+            "log10",
+            "exp2",
+            "logaddexp",
+            "maximum",
+            "minimum",
+        ]
+    },
+    **{name: getattr(mg, f"arc{name[1:]}") for name in ["asin", "acos", "atan", "asinh", "acosh", "atanh"]},
+    "atan2": mg.arctan2,
+    "selu": activations.selu,
+    "softsign": activations.soft_sign,
+    "hardtanh": activations.hard_tanh,
+    "leaky_relu": partial(activations.leaky_relu, slope=0.01),
+    "elu": partial(activations.elu, alpha=1.0),
+}
 
 
 class MygradFloat64:
@@ -33,6 +71,7 @@ class MygradFloat64:
         "tanh": mg.tanh,
         "relu": activations.relu,
         "sigmoid": activations.sigmoid,
+        **MYGRAD_FUNCTIONS,
     }
 
     def make(self, x: Any) -> Any:

@@ -2,17 +2,21 @@
 
 ``python -m autograd.testing audit --adapter autograd.testing.adapters:torch_float64``.  torch is
 imported only when the adapter is first used: it is not a dependency of this package (the
-optional extra ``torch`` installs the version the suite tests).
+optional extra ``torch`` installs the version the suite tests).  Beside Python's operators and
+the tensors' own methods, the adapter maps PyTorch's elementwise functions (``torch.*`` and
+``torch.nn.functional.*``, :func:`torch_functions`) as methods of the scalar class: the audit
+identifies each by its values against the catalogue of known functions and judges it there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from autograd.testing.adapters.common import require
 
-__all__ = ["TorchFloat64", "torch_float64"]
+__all__ = ["TorchFloat64", "torch_float64", "torch_functions"]
 
 
 class TorchFloat64:
@@ -35,6 +39,11 @@ class TorchFloat64:
         if self._torch is None:
             self._torch = require("torch", "PyTorch", "torch")
         return self._torch
+
+    @property
+    def ops(self) -> dict[str, Callable[..., Any]]:
+        """PyTorch's elementwise functions, by name (:func:`torch_functions`)."""
+        return torch_functions(self.torch)
 
     def make(self, x: Any) -> Any:
         return self.torch.tensor(x, dtype=self.torch.float64, requires_grad=True)
@@ -64,6 +73,26 @@ class TorchFloat64:
 
     def is_value(self, obj: Any) -> bool:
         return isinstance(obj, self.torch.Tensor)
+
+
+def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
+    """PyTorch's elementwise functions of one or two tensors, by the name the scalar class gives
+    them: ``torch.*`` and ``torch.nn.functional.*`` at their defaults (``gelu_tanh`` is
+    ``gelu(approximate="tanh")``)."""
+    functional = torch.nn.functional
+    of_torch = (
+        "sqrt rsqrt reciprocal square sin cos tan asin acos atan sinh cosh asinh acosh atanh log1p expm1 "
+        "log2 log10 exp2 erf erfc lgamma digamma sinc logit atan2 hypot xlogy logaddexp maximum minimum"
+    )
+    of_functional = (
+        "softplus softsign logsigmoid silu mish gelu elu selu celu leaky_relu relu6 hardtanh hardsigmoid "
+        "hardswish tanhshrink"
+    )
+    return {
+        **{name: getattr(torch, name) for name in of_torch.split()},
+        **{name: getattr(functional, name) for name in of_functional.split()},
+        "gelu_tanh": partial(functional.gelu, approximate="tanh"),
+    }
 
 
 #: The adapter of PyTorch float64 scalars (``--adapter autograd.testing.adapters:torch_float64``).
