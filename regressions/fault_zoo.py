@@ -157,7 +157,7 @@ FAULTS = {
                "    skip = _table_methods() | {eng.backward_method, eng.data_attr, eng.grad_attr}\n",
                "TypeError"),
         _raise("catalogue_match", "matching an extra op against the catalogue fails", "identify",
-               "    rows = CATALOGUE if arity == 1 else tuple(OPS[n] for n in BINARY_KNOWN)\n", "IndexError",
+               "    table = tuple(OPS[n] for n in BINARY_KNOWN) if arity == 2 else ()\n", "IndexError",
                target=EXTRA),
         _raise("taylor", "the self-consistency check's Taylor test fails", "checks.extra_ops",
                "    hs = [h0 / 2**k for k in range(TAYLOR_HALVINGS)]\n", "TypeError", target=EXTRA),

@@ -17,7 +17,7 @@ from mpmath import iv
 import autograd
 from autograd.testing import resolve_engine
 from autograd.testing.engines.support import supported
-from autograd.testing.ops import catalogue
+from autograd.testing.ops import PARTNER, catalogue
 from autograd.testing.ops.catalogue import (
     CATALOGUE,
     EXACT_FUNCTIONS,
@@ -27,12 +27,18 @@ from autograd.testing.ops.catalogue import (
     known,
 )
 
-POINTS = (-30.0, -2.5, -0.75, -1e-3, 0.0, 2e-3, 0.3, 1.7, 3.0, 25.0)
+POINTS = (-30.0, -2.5, -0.75, -1e-3, 0.0, 2e-3, 0.3, 0.6, 0.95, 1.2, 1.7, 3.0, 25.0)
 X = sympy.Symbol("x", real=True)
+XS = sympy.symbols("x0:2", real=True)
 
 
-def inside(spec, x, c):
-    return all(sympy.sympify(x) in region for region in spec.region(c))
+def operand_points(spec, c):
+    """The points of POINTS in each operand's region, the other operand at PARTNER (as the regions
+    say): (point, i)."""
+    for i, region in enumerate(spec.region(c)[: spec.arity]):
+        for x in POINTS:
+            if sympy.sympify(x) in region:
+                yield tuple(x if j == i else PARTNER for j in range(spec.arity)), i
 
 
 @pytest.mark.parametrize("name", catalogue_names())
@@ -40,13 +46,14 @@ def test_each_rows_float_function_is_its_sympy_expression(name):
     spec = known(name)  # the row as built now (a mutation run rebuilds the rows per mutant)
     judged = 0
     for c in spec.consts or (None,):
-        expr = spec.sym([X], c)
-        for x in POINTS:
-            if not inside(spec, x, c) or (spec.name == "tan" and abs(x) > 1.5):
+        expr = spec.sym(list(XS[: spec.arity]), c)
+        for point, i in operand_points(spec, c):
+            x = point[i]
+            if spec.name == "tan" and abs(x) > 1.5:
                 continue
-            want = complex(expr.evalf(40, subs={X: sympy.Float(x, 60)}))
+            want = complex(expr.evalf(40, subs={s: sympy.Float(v, 60) for s, v in zip(XS, point)}))
             assert want.imag == 0, (spec.name, x)
-            got = spec.num([x], c)
+            got = spec.num(list(point), c)
             # absolutely, for forms built from O(1) parts (gelu's 1 + erf(x) is 0.0 in floats at x = -30)
             assert math.isclose(got, want.real, rel_tol=1e-13, abs_tol=1e-16 * max(1.0, abs(x))), (
                 spec.name, c, x, got, want,

@@ -87,10 +87,11 @@ def test_each_catalogue_function_is_certified_where_its_expression_cancels(name,
     assert float(value_of(row, (x,), const, derivative)) == want
 
 
-def test_every_catalogue_function_has_a_cancellation_case():
+def test_every_case_is_a_catalogue_function():
+    # every row's own value and slope at a point where they cancel: tests/test_testing_catalogue_certified.py
     from autograd.testing.ops.catalogue import catalogue_names
 
-    assert set(catalogue_names()) == {name for name, *_ in CATALOGUE_CASES}
+    assert {name for name, *_ in CATALOGUE_CASES} <= set(catalogue_names())
 
 
 # ---------------------------------------------------------------------- the op table

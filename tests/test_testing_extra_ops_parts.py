@@ -26,7 +26,9 @@ from tests.engines.float32 import f32
 
 pytestmark = pytest.mark.usefixtures("discovery_afresh")
 
-XS = (-2.5, -1.3, -0.6, -0.2, 0.3, 0.7, 1.1, 1.9, 2.7)  # identify.POINTS, written out
+XS = (-2.5, -1.3, -0.6, -0.2, 0.3, 0.7, 1.1, 1.9, 2.7, -3.5, 0.15, 0.85, 7.5)  # identify.POINTS, written out
+#: ... those where an unknown op is judged alone (|x| <= 3, its domain): all but -3.5 and 7.5
+WITHIN_3 = [x for x in XS if abs(x) <= 3]
 
 
 def _by_method(engine):
@@ -401,13 +403,13 @@ def test_the_outcomes_list_every_extra_op_and_count_the_identified_and_the_rest(
     known, unknown = extra_op_outcomes(extra_fixture.Value, examples=2)
     listed = (
         "ops beyond the table: v.bump() (not identified: checked by self-consistency), "
-        "v.hypot(w) (not identified: checked by self-consistency), v.ln() (log), v.lrelu() (leaky_relu), "
+        "v.hypot(w) (hypot), v.ln() (log), v.lrelu() (leaky_relu), "
         "v.reLU() (relu), v.sigmod() (sigmoid), v.sin() (sin), v.softsign() (softsign), abs(v) (abs), "
         "+v (pos)"
     )
     assert [(f.kind, f.check, f.summary) for f in known.findings] == [("convention", "extra_ops", listed)]
-    assert known.reason == "8 extra ops identified by their values, checked as the catalogue's"
-    assert unknown.reason == "2 extra ops nothing identifies: backward vs their own forward"
+    assert known.reason == "9 extra ops identified by their values, checked as the catalogue's"
+    assert unknown.reason == "1 extra ops nothing identifies: backward vs their own forward"
     # a method that is no op is a fact of the same check; an engine with no extra op has no fact
     labelled, _ = extra_op_outcomes(extra_labelled.Value, examples=2)
     assert {f.check for f in labelled.findings} == {"extra_ops"} and len(labelled.findings) == 3
@@ -478,12 +480,12 @@ def test_a_remainder_of_exactly_0_gives_no_order_on_either_side():
 
 # ---------------------------------------------------------------------- stopping at the first defect
 def test_with_first_defect_a_defect_found_alone_ends_the_search_before_any_graph_is_drawn():
-    # cubic's derivative is doubled at every point: the 9 graphs alone at identify's points each
-    # show it, and first_defect (verify_engine's mode) stops there. The shortest is alone at 0.3
-    # (its point has the fewest characters, and it comes first of those)
+    # cubic's derivative is doubled at every point: the 11 graphs alone at identify's points within
+    # 3 each show it, and first_defect (verify_engine's mode) stops there. The shortest is alone at
+    # 0.3 (its point has the fewest characters, and it comes first of those)
     outcome = run_checks(["self_consistency"], _WrongCubic, examples=10, mode=SearchMode(first_defect=True))
     found = outcome["self_consistency"]
-    assert (found.status, found.judged, found.inconclusive) == ("failed", len(XS), 0), found
+    assert (found.status, found.judged, found.inconclusive) == ("failed", len(WITHIN_3), 0), found
     (wrong,) = found.findings
     assert (wrong.kind, wrong.op, wrong.point) == ("wrong_gradient", "cubic~?", (0.3,))
     assert wrong.summary.startswith("d/dx0 of x0.cubic() at x0 = 0.3: engine -1.46, ")
@@ -517,11 +519,11 @@ def test_with_first_defect_a_defect_found_alone_ends_the_search_before_any_graph
 
 
 def test_a_method_that_takes_a_number_is_judged_alone_at_identifys_points_with_that_number():
-    # v.scaled(0.7) (tests/engines/extra_takes_number.py: gradient 2k for k) gives a number at all 9
-    # points, each with room for a step: judged alone at each, wrong at each (1.4 for 0.7)
+    # v.scaled(0.7) (tests/engines/extra_takes_number.py: gradient 2k for k) gives a number at all
+    # 13 points, each with room for a step: judged alone at the 11 within 3, wrong at each (1.4 for 0.7)
     engine, first_defect = "tests.engines.extra_takes_number", SearchMode(first_defect=True)
     found = run_checks(["self_consistency"], engine, examples=10, mode=first_defect)["self_consistency"]
-    assert (found.status, found.judged, found.inconclusive) == ("failed", len(XS), 0), found
+    assert (found.status, found.judged, found.inconclusive) == ("failed", len(WITHIN_3), 0), found
     (wrong,) = found.findings
     assert (wrong.kind, wrong.op, wrong.point) == ("wrong_gradient", "scaled~?", (0.3,))
     assert wrong.summary.startswith("d/dx0 of x0.scaled(0.7) at x0 = 0.3: engine 1.4, ")

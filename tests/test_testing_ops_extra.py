@@ -72,7 +72,7 @@ def test_extra_ops_are_identified_by_their_values_whatever_their_names():
     caps = extra_capabilities(eng)
     assert caps["aliases"] == {"ln": "log", "sigmod": "sigmoid", "reLU": "relu"}
     assert caps["extra_ops"] == {
-        "v.bump()": None, "v.hypot(w)": None, "v.ln()": "log", "v.lrelu()": "leaky_relu",
+        "v.bump()": None, "v.hypot(w)": "hypot", "v.ln()": "log", "v.lrelu()": "leaky_relu",
         "v.reLU()": "relu", "v.sigmod()": "sigmoid", "v.sin()": "sin", "v.softsign()": "softsign",
         "abs(v)": "abs", "+v": "pos",
     }  # fmt: skip
@@ -195,7 +195,7 @@ def test_a_method_that_ignores_its_value_argument_is_listed_not_judged():
     }
     caps = extra_capabilities(eng)
     assert caps["not_judged"] == unjudged_methods(eng)
-    assert caps["extra_ops"]["v.hypot(w)"] is None  # a binary op of Values still is one
+    assert caps["extra_ops"]["v.hypot(w)"] == "hypot"  # a binary op of Values still is one
     assert "named" not in {e.method for e in extra_ops(eng)}
     outcomes = extra_op_outcomes(eng, examples=10)
     assert defects(outcomes) == set()
@@ -239,9 +239,14 @@ def _run_reproducer(finding):
     return tuple(float(line.rsplit("=", 1)[1]) for line in lines)
 
 
+def _lifted_hypot(x, y):
+    """sqrt(x*x + y*y + 1): no function of the catalogue (hypot is one)."""
+    return math.sqrt(x * x + y * y + 1)
+
+
 class _SwappedPartials(sound.Value):
-    def hyp(self, other):  # sqrt(x*x + y*y), its two partials swapped: right only where x = y
-        r = math.hypot(self.data, other.data)
+    def hyp(self, other):  # sqrt(x*x + y*y + 1), its two partials swapped: right only where x = y
+        r = _lifted_hypot(self.data, other.data)
         return self._with_partials(r, (self, other), (other.data / r, self.data / r))
 
 
@@ -254,7 +259,7 @@ def test_a_binary_unknown_op_with_swapped_partials_is_reproduced_with_both_leave
     expected, actual = _run_reproducer(finding)
     assert (expected, actual) == (float(finding.expected), float(finding.actual))
     right, swapped = ((x, y), (y, x))[i]
-    r = math.hypot(x, y)
+    r = _lifted_hypot(x, y)
     assert math.isclose(expected, right / r, rel_tol=1e-7) and actual == swapped / r
 
 
@@ -302,7 +307,7 @@ def test_identification_skips_the_points_an_engine_refuses_or_gives_no_number_at
     eng = resolve_engine(Partial)
     arity = {e.method: e.arity for e in extra_ops(eng)}
     assert arity == {"above_one": 1, "shadow": 1}
-    assert sorted(identify_module.engine_values(eng, "above_one", 1)) == [1.1, 1.9, 2.7]
+    assert sorted(identify_module.engine_values(eng, "above_one", 1)) == [1.1, 1.9, 2.7, 7.5]
     assert identify_module.engine_values(eng, "shadow", 1) == {}
 
 
@@ -311,12 +316,12 @@ def test_a_binary_method_is_an_op_unless_its_value_ignores_the_argument_at_enoug
         def lower(self, other):  # min(v, w): ignores w at some pairs only, an op of two Values
             return self if self.data <= other.data else other
 
-        def tag(self, label):  # ignores its label, but refuses negative ones: too few pairs to say
-            if label.data < 0:
-                raise ValueError("tag: a label of at least 0")
+        def tag(self, label):  # ignores its label, but refuses those below 0.7: too few pairs to say
+            if label.data < 0.7:
+                raise ValueError("tag: a label of at least 0.7")
             return type(self)(self.data)
 
-        def mark(self, label):  # ignores its label, refuses those below -1: four pairs say so
+        def mark(self, label):  # ignores its label, refuses those below -1: five pairs say so
             if label.data < -1:
                 raise ValueError("mark: a label of at least -1")
             return type(self)(self.data)
@@ -748,10 +753,11 @@ def test_the_taylor_steps_are_relative_to_the_point_beyond_1():
     assert float(wrong.actual) == 2 + 1e-4 and math.isclose(float(wrong.expected), 2, rel_tol=1e-9)
     assert _run_reproducer(wrong) == (float(wrong.expected), float(wrong.actual))
     # e = 1e-7 at the first steps 2.7e-3 .. 1.7e-4 is 2.7e-10 .. 1.7e-11, order 1 there (not at
-    # the confirming ones): the doubt is stated, at 2.7
+    # the confirming ones): the doubt is stated, at 2.7 (the graphs drawn may meet the slope beyond
+    # 2 again, as (x0.tilt()).tilt() at x0 = 0.85 does: one finding, more than one inconclusive)
     _, outcome = extra_op_outcomes(_SlightlyTiltedBeyond2, examples=10)
     (doubt,) = outcome.findings
-    assert (doubt.kind, doubt.op, outcome.inconclusive) == ("inconclusive", "tilt~?", 1), outcome
+    assert (doubt.kind, doubt.op) == ("inconclusive", "tilt~?") and outcome.inconclusive >= 1, outcome
     assert doubt.summary == (
         "d/dx0 of x0.tilt() at x0 = 2.7: the Taylor remainder shrinks like h "
         "(orders 1.00, 1.00, 1.00, 1.00), but not at a 1000 times smaller step: not confirmed, unresolved"

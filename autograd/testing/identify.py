@@ -8,10 +8,10 @@ out, and so are names that say they do something else (``zero_grad``, ``draw``, 
 
 Each is then identified by its VALUES, never its name: at ``POINTS`` (pairs ``PAIRS`` for
 a binary method) its results are compared with every row of
-:mod:`autograd.testing.ops.catalogue` (binary: the table's binary ops); the first row that
-agrees to ``AGREE_RTOL`` at every point where both are defined, at ``MIN_AGREE`` points
-at least, names it (a family's parameter, leaky_relu's slope, is fitted from the values
-first).  A method nobody identifies stays unknown: :mod:`autograd.testing.checks.extra_ops`
+:mod:`autograd.testing.ops.catalogue` of its arity (binary: the table's binary ops first);
+the first row that agrees to ``AGREE_RTOL`` at every point where both are defined, at
+``MIN_AGREE`` points at least, names it (a family's parameter, leaky_relu's slope, is fitted
+from the values first).  A method nobody identifies stays unknown: :mod:`autograd.testing.checks.extra_ops`
 checks it by self-consistency.  Either way it becomes an :class:`OpSpec` of its own
 (``ln~log``, ``bump~?``), registered in ``OPS`` only while it is being checked
 (:func:`registered_extras`), so that graphs, strategies and oracles handle it like a
@@ -53,10 +53,13 @@ __all__ = [
     "unjudged_methods",
 ]
 
-#: Where a unary method's values are compared with the catalogue.
-POINTS = (-2.5, -1.3, -0.6, -0.2, 0.3, 0.7, 1.1, 1.9, 2.7)
-#: ... and a binary method's (a positive first operand: ``v ** w`` is defined there).
-PAIRS = ((0.7, 1.3), (1.9, -0.4), (2.3, 0.6), (0.4, 2.2), (1.6, -1.1))
+#: Where a unary method's values are compared with the catalogue: then -3.5 and 7.5, where the
+#: hard functions and relu6 saturate (relu6 is relu below 6), and 0.15 and 0.85, so that
+#: functions of (0, 1) (logit) are seen at four points.
+POINTS = (-2.5, -1.3, -0.6, -0.2, 0.3, 0.7, 1.1, 1.9, 2.7, -3.5, 0.15, 0.85, 7.5)
+#: ... and a binary method's (a positive first operand but the last: ``v ** w`` is defined at the
+#: first five; xlogy, whose second operand is positive, at four).
+PAIRS = ((0.7, 1.3), (1.9, -0.4), (2.3, 0.6), (0.4, 2.2), (1.6, -1.1), (-0.9, 0.8))
 #: Relative agreement that identifies a function (values computed by another formula agree
 #: to a few ulps; a different function differs by far more at one of the points at least).
 AGREE_RTOL = 1e-9
@@ -206,8 +209,8 @@ def _agrees(spec: OpSpec, values: dict[Any, float], c: Any) -> bool:
 
 def identify(values: dict[Any, float], arity: int) -> tuple[OpSpec, Any] | None:
     """The first row (and parameter) whose values agree with ``values``, or None."""
-    rows = CATALOGUE if arity == 1 else tuple(OPS[n] for n in BINARY_KNOWN)
-    for spec in rows:
+    table = tuple(OPS[n] for n in BINARY_KNOWN) if arity == 2 else ()
+    for spec in (*table, *(row for row in CATALOGUE if row.arity == arity)):
         if spec.consts:
             fit = FIT.get(spec.name)
             c = fit({k: v for k, v in values.items()}) if fit is not None and values else None

@@ -1,8 +1,8 @@
 """Correct ops beyond the table, some under other names: what the audit must identify by behaviour.
 
 ``ln``, ``sigmod`` (sic) and ``reLU`` are table ops renamed; ``sin``, ``softsign``,
-``lrelu`` (leaky relu, slope 0.01), ``abs(v)`` and ``+v`` are in the catalogue; ``bump``
-(x * exp(-x * x)) and ``hypot`` (binary, sqrt(x*x + y*y)) are not.  Nothing here is wrong:
+``lrelu`` (leaky relu, slope 0.01), ``hypot`` (binary, sqrt(x*x + y*y)), ``abs(v)`` and ``+v``
+are in the catalogue; ``bump`` (x * exp(-x * x)) is not.  Nothing here is wrong:
 the audit must find no defect (``detach`` stops the gradient on purpose).
 The fixtures ``extra_*`` change one thing each.
 """
