@@ -288,15 +288,16 @@ def _subnormal_point(point: EdgePoint, precision: str) -> bool:
     return any(0 < abs(float(x)) < low for x in (*point.args, *exact))
 
 
-def _flush_fact(eng: Engine, how: str, consequences: list[Finding]) -> Finding:
-    """The one fact of an engine that flushes subnormals, with what it changes at the edge points."""
-    ops = sorted({f.op for f in consequences if f.op})
+def _flush_fact(eng: Engine, how: str, consequences: list[list[Finding]]) -> Finding:
+    """The one fact of an engine that flushes subnormals, with what it changes at the edge points
+    (``consequences``: the findings of each point where it differs, a list a point)."""
+    ops = sorted({f.op for at_point in consequences for f in at_point if f.op})
     summary = f"subnormal numbers are flushed to zero ({how}): an engine-wide choice, not a defect of each op"
     if consequences:
         summary += (
             f"; at {len(consequences)} edge point{'s' if len(consequences) > 1 else ''} where an operand or "
             f"the exact result is subnormal the engine differs because of it ({', '.join(ops)}), e.g. "
-            f"{consequences[0].summary}"
+            f"{consequences[0][0].summary}"
         )
     lines = [
         f"print({a!r} * {b!r}, '->', ({{V}}({a!r}) * {{V}}({b!r})).{{data}})"
@@ -313,7 +314,7 @@ def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
 
     def run() -> CheckOutcome:
         found: list[tuple[float, int, Finding]] = []
-        consequences: list[Finding] = []
+        consequences: list[list[Finding]] = []  # a point's value and gradients can each differ
         judged = 0
         ops = []
         for name, consts in _engine_ops(eng):
@@ -322,8 +323,10 @@ def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
                 for point in edge_points(name, const):
                     judgement = _judge_point(eng, point, "edge_points")
                     if flushed and judgement and _subnormal_point(point, eng.precision):
-                        consequences += [f for f in judgement if f.kind in (*DEFECT_KINDS, "inconclusive")]
+                        differs = [f for f in judgement if f.kind in (*DEFECT_KINDS, "inconclusive")]
                         judgement = [f for f in judgement if f.kind not in (*DEFECT_KINDS, "inconclusive")]
+                        if differs:
+                            consequences.append(differs)
                     for f in judgement:
                         found.append((_extremeness(point), len(found), f))
                     judged += 1

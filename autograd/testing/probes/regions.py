@@ -85,7 +85,9 @@ class EdgePoint:
 
     @property
     def names(self) -> list[str]:
-        return ["x", "y", "z"][: len(self.args)]
+        """x, y, z; past three operands x0, x1, ... (as :attr:`OpSpec.operand_names` names them)."""
+        n = len(self.args)
+        return ["x", "y", "z"][:n] if n <= 3 else [f"x{i}" for i in range(n)]
 
     def source(self) -> str:
         return OPS[self.op].source(self.names, self.const)
