@@ -2,14 +2,20 @@
 maps is a method of the scalar class, identified by its values against the catalogue, and judged
 there; a planted wrong derivative and an overflow at an edge are found with the right function."""
 
+import math
+import re
+import subprocess
+import sys
+
 import pytest
 import torch
 
 from autograd.testing import resolve_engine, run_check
 from autograd.testing.adapters import TorchFloat64
+from autograd.testing.adapters.common import function
 from autograd.testing.adapters.jax import JAX_FUNCTIONS, jax_float64
 from autograd.testing.adapters.mygrad import MYGRAD_FUNCTIONS, mygrad_float64
-from autograd.testing.adapters.pytorch import torch_float64, torch_functions
+from autograd.testing.adapters.pytorch import TORCH_SOURCES, torch_float64, torch_functions
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.identify import extra_ops
 
@@ -75,3 +81,41 @@ def test_a_planted_wrong_derivative_and_an_overflow_at_an_edge_are_found_where_t
     (value,) = [f for f in overflow if f.kind == "wrong_value"]
     assert "x.softplus() at x = 1e+20: value inf, expected 1e+20" in value.summary
     assert all(f.severity.label == "wrong" for f in overflow)
+
+
+# ---------------------------------------------------------------------- reproducers of the framework alone
+def test_a_function_source_names_a_module_path_and_fixes_its_literal_keywords():
+    x = 0.75
+    tanh_form = 0.5 * x * (1 + math.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))  # by hand
+    gelu_tanh = function("torch.nn.functional.gelu(approximate='tanh')")
+    assert gelu_tanh(torch.tensor(x, dtype=torch.float64)).item() == pytest.approx(tanh_form, rel=1e-15)
+    leaky = function("mygrad.nnet.activations.leaky_relu(slope=0.01)")
+    assert leaky(-2.0).item() == -0.02
+    assert function("jax.numpy.arcsinh")(1.0) == pytest.approx(math.asinh(1.0), rel=1e-7)  # float32 default
+    assert TORCH_SOURCES["gelu_tanh"] == "torch.nn.functional.gelu(approximate='tanh')"
+
+
+@pytest.mark.parametrize("name", sorted(FRAMEWORKS))
+def test_a_standalone_reproducer_imports_only_its_framework_and_prints_value_and_gradients(name):
+    adapter, _ = FRAMEWORKS[name]
+    x0, x1, x2 = 0.5, 1.5, 2.0
+    program = adapter.standalone("(x0 * x1).atan2(x2).exp() + x0.sin()", [("x0", x0), ("x1", x1), ("x2", x2)])
+    imported = set(re.findall(r"^import ([\w.]+)", program, flags=re.MULTILINE))
+    assert {module.partition(".")[0] for module in imported} <= {name, "functools"}, imported
+    ran = subprocess.run([sys.executable, "-I", "-c", program], capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    printed = re.fullmatch(r"value (\S+) gradient \[(.+)\]", ran.stdout.strip())
+    value, grads = float(printed[1]), [float(g) for g in printed[2].split(", ")]
+    # by hand: f = exp(atan2(x0 x1, x2)) + sin(x0); d atan2(u, v) = (v du - u dv) / (u^2 + v^2)
+    u = x0 * x1
+    e = math.exp(math.atan2(u, x2))
+    q = u * u + x2 * x2
+    expected = [e * x2 * x1 / q + math.cos(x0), e * x2 * x0 / q, -e * u / q]
+    assert value == pytest.approx(e + math.sin(x0), rel=1e-15)
+    assert grads == pytest.approx(expected, rel=1e-14)
+
+
+def test_a_function_source_that_is_not_a_dotted_path_with_literal_keywords_is_refused_by_its_text():
+    for bad in ("torch.nn.functional.gelu(x)", "(lambda x: x)", "torch.sin(**kw)", "nosuchmodule.sin"):
+        with pytest.raises(ValueError, match=re.escape(repr(bad))):
+            function(bad)

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any, ClassVar
 
-from autograd.testing.adapters.common import require
+from autograd.testing.adapters.common import require, standalone_lines, with_functions
 
-__all__ = ["JAX_FUNCTIONS", "JaxFloat64", "Recorded", "jax_float64"]
+__all__ = ["JAX_FUNCTIONS", "JAX_SOURCES", "JaxFloat64", "Recorded", "jax_float64"]
 
 jax = require("jax", "JAX", "jax")
 jax.config.update("jax_enable_x64", True)
@@ -117,49 +116,42 @@ _BINARY = ("add", "sub", "mul", "truediv", "pow")  # Python's operators on JAX a
 
 #: JAX's elementwise functions of one or two arrays, by the name the scalar class gives them (the
 #: catalogue's names where JAX's differ: ``asin`` is ``jnp.arcsin``; ``gelu`` is the exact one,
-#: ``gelu_tanh`` jax.nn's default, the tanh approximation).
-JAX_FUNCTIONS: dict[str, Callable[..., Any]] = {
+#: ``gelu_tanh`` jax.nn's default, the tanh approximation), as a person writes them: the audit
+#: calls what this text names (:func:`~autograd.testing.adapters.common.function`) and
+#: reproducers write the same text.
+_OF_NUMPY = (
+    "sqrt cbrt reciprocal square sin cos tan sinh cosh log1p expm1 log2 log10 exp2 sinc hypot "
+    "logaddexp maximum minimum"
+)
+_OF_NN = "softplus silu mish elu selu celu leaky_relu relu6"
+JAX_SOURCES: dict[str, str] = {
+    **{name: f"jax.numpy.{name}" for name in _OF_NUMPY.split()},
+    **{name: f"jax.numpy.arc{name[1:]}" for name in ["asin", "acos", "atan", "asinh", "acosh", "atanh"]},
+    "atan2": "jax.numpy.arctan2",
+    "rsqrt": "jax.lax.rsqrt",
+    **{name: f"jax.scipy.special.{name}" for name in ["erf", "erfc", "digamma", "logit", "xlogy"]},
+    "lgamma": "jax.scipy.special.gammaln",
     **{
-        name: getattr(jnp, name)
-        for name in [
-            "sqrt",
-            "cbrt",
-            "reciprocal",
-            "square",
-            "sin",
-            "cos",
-            "tan",
-            "sinh",
-            "cosh",
-            "log1p",
-            "expm1",
-            "log2",
-            "log10",
-            "exp2",
-            "sinc",
-            "hypot",
-            "logaddexp",
-            "maximum",
-            "minimum",
-        ]
-    },
-    **{name: getattr(jnp, f"arc{name[1:]}") for name in ["asin", "acos", "atan", "asinh", "acosh", "atanh"]},
-    "atan2": jnp.arctan2,
-    "rsqrt": jax.lax.rsqrt,
-    **{name: getattr(special, name) for name in ["erf", "erfc", "digamma", "logit", "xlogy"]},
-    "lgamma": special.gammaln,
-    **{
-        name: getattr(jax.nn, name)
+        name: f"jax.nn.{name}"
         for name in ["softplus", "silu", "mish", "elu", "selu", "celu", "leaky_relu", "relu6"]
     },
-    "softsign": jax.nn.soft_sign,
-    "logsigmoid": jax.nn.log_sigmoid,
-    "gelu": partial(jax.nn.gelu, approximate=False),
-    "gelu_tanh": partial(jax.nn.gelu, approximate=True),
-    "hardtanh": jax.nn.hard_tanh,
-    "hardsigmoid": jax.nn.hard_sigmoid,
-    "hardswish": jax.nn.hard_swish,
+    "softsign": "jax.nn.soft_sign",
+    "logsigmoid": "jax.nn.log_sigmoid",
+    "gelu": "jax.nn.gelu(approximate=False)",
+    "gelu_tanh": "jax.nn.gelu(approximate=True)",
+    "hardtanh": "jax.nn.hard_tanh",
+    "hardsigmoid": "jax.nn.hard_sigmoid",
+    "hardswish": "jax.nn.hard_swish",
 }
+#: The table's functions (JAX arrays have no methods for them), for the adapter and reproducers.
+_TABLE_SOURCES = {
+    "exp": "jax.numpy.exp",
+    "log": "jax.numpy.log",
+    "tanh": "jax.numpy.tanh",
+    "relu": "jax.nn.relu",
+    "sigmoid": "jax.nn.sigmoid",
+}
+JAX_FUNCTIONS: dict[str, Callable[..., Any]] = with_functions(JAX_SOURCES)
 
 
 class JaxFloat64:
@@ -181,16 +173,32 @@ class JaxFloat64:
         "__neg__": _op(operator.neg),
         "__pos__": _op(operator.pos),
         "__abs__": _op(operator.abs),
-        "exp": _op(jnp.exp),
-        "log": _op(jnp.log),
-        "tanh": _op(jnp.tanh),
-        "relu": _op(jax.nn.relu),
-        "sigmoid": _op(jax.nn.sigmoid),
+        **{name: _op(fn) for name, fn in with_functions(_TABLE_SOURCES).items()},
         **{name: _op(fn) for name, fn in JAX_FUNCTIONS.items()},
     }
 
     def __init__(self) -> None:
         self.grads: dict[int, tuple[Recorded, Any]] = {}  # id(leaf) -> (leaf, gradient)
+
+    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]]) -> str:
+        """A program importing only JAX that computes ``expr`` (the harness's method syntax) at
+        ``leaves`` (name, number) in float64 as the adapter does, and prints its value and
+        gradients (one :func:`jax.grad` over every leaf)."""
+        binds, call = standalone_lines(expr, {**_TABLE_SOURCES, **JAX_SOURCES})
+        names = ", ".join(n for n, _ in leaves)
+        return "\n".join(
+            [
+                "import jax",
+                'jax.config.update("jax_enable_x64", True)',
+                "import jax.numpy",
+                *(b for b in binds if b not in ("import jax", "import jax.numpy")),
+                f"def f({names}):",
+                f"    return {call}",
+                f"args = [jax.numpy.asarray(x, dtype=jax.numpy.float64) for x in {[x for _, x in leaves]!r}]",
+                "grads = jax.grad(f, argnums=tuple(range(len(args))))(*args)",
+                "print('value', repr(float(f(*args))), 'gradient', [float(g) for g in grads])",
+            ]
+        )
 
     def make(self, x: Any) -> Recorded:
         return Recorded(jnp.asarray(x, dtype=jnp.float64))
