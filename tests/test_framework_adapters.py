@@ -227,6 +227,22 @@ def test_gradients_accumulate_and_differentiate_again(name):
     assert a.grad == pytest.approx(6 * 1.5, rel=1e-15)
 
 
+@pytest.mark.parametrize("name", SECOND_ORDER)
+def test_a_gradient_differentiates_again_with_respect_to_every_leaf_not_only_its_own(name):
+    # d(x1/x0)/dx0 = -x1/x0^2 depends on x1: its derivative there is -1/x0^2 (by hand), which the
+    # JAX adapter once gave as 0, differentiating a gradient only with respect to its own leaf
+    Value = scalar_class(FRAMEWORKS[name][0])
+    x0, x1 = Value(1.0), Value(2.0)
+    (x1 / x0).backward(create_graph=True)
+    d0, d1 = x0.grad, x1.grad
+    hessian = []
+    for d in (d0, d1):
+        x0.grad, x1.grad = 0, 0
+        d.backward()
+        hessian.append([x0.grad, x1.grad])
+    assert hessian == [[4.0, -1.0], [-1.0, 0.0]]  # [[2 x1 / x0^3, -1 / x0^2], [-1 / x0^2, 0]]
+
+
 # ---------------------------------------------------------------------- a framework not installed
 @pytest.mark.parametrize(("module", "framework"), [("jax", "JAX"), ("mygrad", "MyGrad")])
 def test_a_missing_framework_is_named_with_the_extra_that_installs_it(module, framework):

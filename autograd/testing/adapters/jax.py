@@ -207,6 +207,10 @@ class JaxFloat64:
         return float(v.value)
 
     def backward(self, output: Recorded, leaves: Sequence[Recorded], *, create_graph: bool = False) -> None:
+        # every leaf the output was recorded from, as PyTorch's backward reaches every leaf: the
+        # scalar class names a gradient's own leaf only (d out/d x0 depends on x1 too), and a
+        # leaf left out would be a constant of the replay, its derivative silently 0
+        leaves = _recorded_leaves(output, leaves)
         if create_graph:
             found: Sequence[Any] = [
                 Recorded(g, Gradient(output, leaves, i), tuple(leaves))
@@ -230,6 +234,21 @@ class JaxFloat64:
 
     def is_value(self, obj: Any) -> bool:
         return isinstance(obj, Recorded)
+
+
+def _recorded_leaves(output: Recorded, leaves: Sequence[Recorded]) -> list[Recorded]:
+    """``leaves``, then every other leaf ``output`` was recorded from, each once (iteratively)."""
+    found = {id(leaf): leaf for leaf in leaves}
+    seen, stack = set(), [output]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.fn is None:
+            found.setdefault(id(node), node)
+        stack.extend(a for a in node.args if isinstance(a, Recorded))
+    return list(found.values())
 
 
 def _accumulated(kept: Any, g: Any) -> Any:
