@@ -1,7 +1,9 @@
 """Regenerate docs/frameworks/: the audit of the frameworks people train with, function by function.
 
     tox -e frameworks                     # = python .ci/frameworks.py
-    python .ci/frameworks.py --only jax   # re-audit one, the others from the last run
+    python .ci/frameworks.py --only mygrad  # re-audit one, the others from the last run
+    python .ci/frameworks.py --reports      # audit nothing: each defect's report made again
+    python .ci/frameworks.py --check pytorch  # CI: the function checks find the saved defects
     python .ci/frameworks.py --render     # audit nothing: the pages from the saved results
 
 Each framework is audited through the adapter the library ships for it (0-d float64 tensors or
@@ -66,11 +68,17 @@ class Framework:
 
 FRAMEWORKS = (
     Framework("pytorch", "PyTorch", "torch==2.13.0", "autograd.testing.adapters:torch_float64"),
-    Framework("jax", "JAX", "jax==0.10.2", "autograd.testing.adapters.jax:jax_float64"),
     Framework("mygrad", "MyGrad", "mygrad==2.5.0", "autograd.testing.adapters.mygrad:mygrad_float64"),
 )
 #: Frameworks the issue names that have no adapter yet, and why.
 NOT_AUDITED = (
+    (
+        "JAX",
+        "the adapter maps its functions, but JAX flushes subnormal numbers on the CPU, and the "
+        "audit's graph checks still report what that changes at subnormal leaves as defects of the "
+        "ops (the edge probe alone counts them as consequences of the one fact): its page waits "
+        "for that rule",
+    ),
     (
         "HIPS autograd",
         "its import name is `autograd`, this package's own: an adapter must load it under another "

@@ -36,10 +36,13 @@ UNMAPPED = {"vsum", "dot"}
 
 
 def page_defects(framework_name):
-    """The defects (kind, op) of the framework's page in docs/frameworks/, from its saved result."""
+    """The defects (kind, op) of the framework's page in docs/frameworks/, from its saved result;
+    None for a framework without a page."""
     frameworks = load("frameworks")
-    (fw,) = [fw for fw in frameworks.FRAMEWORKS if fw.adapter.endswith(f":{framework_name}_float64")]
-    return {(d["finding"]["kind"], d["finding"]["op"]) for d in frameworks.saved(fw)["defects"]}
+    published = [fw for fw in frameworks.FRAMEWORKS if fw.adapter.endswith(f":{framework_name}_float64")]
+    if not published:
+        return None
+    return {(d["finding"]["kind"], d["finding"]["op"]) for d in frameworks.saved(published[0])["defects"]}
 
 
 def run_snippet(code):
@@ -141,9 +144,10 @@ def test_every_op_the_adapter_maps_is_judged_to_first_and_second_order(framework
             continue
         assert result.judged > 0, name
         if name == "extra_ops":  # the framework's functions: only defects its page reports
-            assert {(f.kind, f.op) for f in result.findings if f.kind in DEFECT_KINDS} <= page_defects(
-                framework_name
-            )
+            published = page_defects(framework_name)
+            found = {(f.kind, f.op) for f in result.findings if f.kind in DEFECT_KINDS}
+            # a framework without a page (JAX: see docs/frameworks/index.md) is judged, not compared
+            assert published is None or found <= published, found - published
             continue
         assert result.status == "passed", (name, [f.summary for f in result.findings])
     assert outcomes["edge_points"].judged > 0
