@@ -5,10 +5,10 @@ repository host and in mkdocs (links that resolve, headings unique within a page
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
+
+from tests.ci_scripts import load
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "audits"
@@ -17,11 +17,7 @@ RESULTS = ROOT / ".ci" / "audit-results"
 
 def ci_audits():
     """.ci/audits.py, imported from its path (.ci is no package)."""
-    spec = importlib.util.spec_from_file_location("ci_audits", ROOT / ".ci" / "audits.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ci_audits"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load("audits")
 
 
 def committed_pages() -> dict[str, str]:

@@ -1,11 +1,22 @@
-"""What the framework adapters share: importing the framework, or saying how to install it."""
+"""What the framework adapters share: importing the framework (or saying how to install it), its
+functions named by their source text, and programs that import only the framework.
+
+A framework adapter names each function it maps by the text a person writes for it
+(``"torch.asinh"``, ``"torch.nn.functional.gelu(approximate='tanh')"``: a dotted path, optionally
+with literal keywords fixed).  :func:`function` resolves that text to the function the audit
+calls, and :func:`standalone_lines` writes the same text into a reproducer, so what the audit
+judged and what a maintainer runs are one function.
+"""
 
 from __future__ import annotations
 
+import ast
 import importlib
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
-__all__ = ["require"]
+__all__ = ["function", "require", "standalone_lines", "tape_program", "with_functions"]
 
 
 def require(module: str, framework: str, extra: str) -> Any:
@@ -20,3 +31,108 @@ def require(module: str, framework: str, extra: str) -> Any:
             f"(pip install 'verified-autograd[{extra}]')"
         )
         raise
+
+
+def _parts(source: str) -> tuple[list[str], dict[str, Any]]:
+    """``"a.b.c(k=1)"`` as (["a", "b", "c"], {"k": 1}); a ValueError names any other text."""
+    tree = ast.parse(source, mode="eval").body
+    keywords: dict[str, Any] = {}
+    if isinstance(tree, ast.Call):
+        if tree.args or any(k.arg is None for k in tree.keywords):
+            raise ValueError(f"function source {source!r}: only literal keywords may be fixed")
+        keywords = {k.arg: ast.literal_eval(k.value) for k in tree.keywords if k.arg is not None}
+        tree = tree.func
+    path: list[str] = []
+    while isinstance(tree, ast.Attribute):
+        path.insert(0, tree.attr)
+        tree = tree.value
+    if not isinstance(tree, ast.Name):
+        raise ValueError(f"function source {source!r}: not a dotted path (module.function)")
+    return [tree.id, *path], keywords
+
+
+def function(source: str) -> Callable[..., Any]:
+    """The function that ``source`` names: the longest importable module of its dotted path,
+    then attributes; literal keywords in ``source`` are fixed (``functools.partial``)."""
+    path, keywords = _parts(source)
+    module = _module(path)
+    found: Any = importlib.import_module(module)
+    for attr in path[module.count(".") + 1 :]:
+        found = getattr(found, attr)
+    return partial(found, **keywords) if keywords else found
+
+
+def with_functions(sources: Mapping[str, str]) -> dict[str, Callable[..., Any]]:
+    """Each named source resolved by :func:`function`."""
+    return {name: function(source) for name, source in sources.items()}
+
+
+class _Calls(ast.NodeTransformer):
+    """``v.name(w)`` as ``name(v, w)`` for the names a program binds to the framework's functions."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names, self.used = names, set[str]()
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in self.names:
+            self.used.add(node.func.attr)
+            return ast.Call(
+                ast.Name(node.func.attr, ast.Load()), [node.func.value, *node.args], node.keywords
+            )
+        return node
+
+
+def _module(path: list[str]) -> str:
+    """The longest importable module of a dotted path."""
+    for cut in range(len(path) - 1, 0, -1):
+        name = ".".join(path[:cut])
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+        return name
+    raise ValueError(f"function source {'.'.join(path)!r}: no module of it imports")
+
+
+def standalone_lines(expr: str, sources: Mapping[str, str]) -> tuple[list[str], str]:
+    """An expression the harness writes in method syntax (``x.asinh()``, ``(x0 * x1).atan2(x2)``)
+    as the framework writes it: the lines that import and bind each function it uses to its
+    source (a dotted path, or ``functools.partial`` of one with its keywords), and the
+    expression calling them (``asinh(x)``).  Operators stay as they are: every framework
+    overloads them."""
+    calls = _Calls(set(sources))
+    rewritten = ast.unparse(calls.visit(ast.parse(expr, mode="eval")))
+    imports, binds = set[str](), []
+    for name in sorted(calls.used):
+        path, keywords = _parts(sources[name])
+        imports.add(f"import {_module(path)}")
+        target = ".".join(path)
+        if keywords:
+            imports.add("import functools")
+            fixed = ", ".join(f"{k}={v!r}" for k, v in keywords.items())
+            target = f"functools.partial({target}, {fixed})"
+        binds.append(f"{name} = {target}")
+    return [*sorted(imports), *binds], rewritten
+
+
+def tape_program(
+    head: Sequence[str], make: str, expr: str, leaves: Sequence[tuple[str, float]], sources: Mapping[str, str]
+) -> str:
+    """The reproducer of a framework with a tape (PyTorch, MyGrad): ``head`` (its import), each
+    leaf made by ``make`` (``{x}``: the number), ``expr`` computed as the framework writes it
+    (:func:`standalone_lines`), one backward pass, and the value and every leaf's gradient printed
+    (0.0 for a gradient the pass left unset)."""
+    binds, call = standalone_lines(expr, sources)
+    names = ", ".join(n for n, _ in leaves)
+    return "\n".join(
+        [
+            *head,
+            *(b for b in binds if b not in head),
+            *(f"{n} = {make.format(x=repr(x))}" for n, x in leaves),
+            f"out = {call}",
+            "out.backward()",
+            f"grads = [0.0 if v.grad is None else v.grad.item() for v in ({names},)]",
+            "print('value', repr(out.item()), 'gradient', grads)",
+        ]
+    )

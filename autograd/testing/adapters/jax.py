@@ -10,7 +10,9 @@ how it was computed.  ``backward`` replays the recorded computation as a functio
 and takes :func:`jax.grad` of it; with ``create_graph=True`` each gradient is itself a
 :class:`Recorded` value (the function ``jax.grad`` returns, of the same leaves), so it can be
 differentiated again.  The ops are JAX's: Python's operators on JAX arrays, ``jnp.exp``,
-``jnp.log``, ``jnp.tanh``, ``jax.nn.relu`` and ``jax.nn.sigmoid``.
+``jnp.log``, ``jnp.tanh``, ``jax.nn.relu`` and ``jax.nn.sigmoid``, and JAX's other elementwise
+functions (:data:`JAX_FUNCTIONS`: ``jnp.*``, ``jax.nn.*``, ``jax.scipy.special.*``), which the
+audit identifies by their values against the catalogue of known functions and judges there.
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from autograd.testing.adapters.common import require
+from autograd.testing.adapters.common import require, standalone_lines, with_functions
 
-__all__ = ["JaxFloat64", "Recorded", "jax_float64"]
+__all__ = ["JAX_FUNCTIONS", "JAX_SOURCES", "JaxFloat64", "Recorded", "jax_float64"]
 
 jax = require("jax", "JAX", "jax")
 jax.config.update("jax_enable_x64", True)
 jnp = require("jax.numpy", "JAX", "jax")
+special = require("jax.scipy.special", "JAX", "jax")
 
 
 class Recorded:
@@ -111,6 +114,45 @@ def gradients(output: Recorded, inputs: Sequence[Recorded]) -> tuple[Any, ...]:
 
 _BINARY = ("add", "sub", "mul", "truediv", "pow")  # Python's operators on JAX arrays, and reflected
 
+#: JAX's elementwise functions of one or two arrays, by the name the scalar class gives them (the
+#: catalogue's names where JAX's differ: ``asin`` is ``jnp.arcsin``; ``gelu`` is the exact one,
+#: ``gelu_tanh`` jax.nn's default, the tanh approximation), as a person writes them: the audit
+#: calls what this text names (:func:`~autograd.testing.adapters.common.function`) and
+#: reproducers write the same text.
+_OF_NUMPY = (
+    "sqrt cbrt reciprocal square sin cos tan sinh cosh log1p expm1 log2 log10 exp2 sinc hypot "
+    "logaddexp maximum minimum"
+)
+_OF_NN = "softplus silu mish elu selu celu leaky_relu relu6"
+JAX_SOURCES: dict[str, str] = {
+    **{name: f"jax.numpy.{name}" for name in _OF_NUMPY.split()},
+    **{name: f"jax.numpy.arc{name[1:]}" for name in ["asin", "acos", "atan", "asinh", "acosh", "atanh"]},
+    "atan2": "jax.numpy.arctan2",
+    "rsqrt": "jax.lax.rsqrt",
+    **{name: f"jax.scipy.special.{name}" for name in ["erf", "erfc", "digamma", "logit", "xlogy"]},
+    "lgamma": "jax.scipy.special.gammaln",
+    **{
+        name: f"jax.nn.{name}"
+        for name in ["softplus", "silu", "mish", "elu", "selu", "celu", "leaky_relu", "relu6"]
+    },
+    "softsign": "jax.nn.soft_sign",
+    "logsigmoid": "jax.nn.log_sigmoid",
+    "gelu": "jax.nn.gelu(approximate=False)",
+    "gelu_tanh": "jax.nn.gelu(approximate=True)",
+    "hardtanh": "jax.nn.hard_tanh",
+    "hardsigmoid": "jax.nn.hard_sigmoid",
+    "hardswish": "jax.nn.hard_swish",
+}
+#: The table's functions (JAX arrays have no methods for them), for the adapter and reproducers.
+_TABLE_SOURCES = {
+    "exp": "jax.numpy.exp",
+    "log": "jax.numpy.log",
+    "tanh": "jax.numpy.tanh",
+    "relu": "jax.nn.relu",
+    "sigmoid": "jax.nn.sigmoid",
+}
+JAX_FUNCTIONS: dict[str, Callable[..., Any]] = with_functions(JAX_SOURCES)
+
 
 class JaxFloat64:
     """JAX, each scalar a :class:`Recorded` 0-d ``float64`` array; gradients by :func:`jax.grad`.
@@ -131,15 +173,32 @@ class JaxFloat64:
         "__neg__": _op(operator.neg),
         "__pos__": _op(operator.pos),
         "__abs__": _op(operator.abs),
-        "exp": _op(jnp.exp),
-        "log": _op(jnp.log),
-        "tanh": _op(jnp.tanh),
-        "relu": _op(jax.nn.relu),
-        "sigmoid": _op(jax.nn.sigmoid),
+        **{name: _op(fn) for name, fn in with_functions(_TABLE_SOURCES).items()},
+        **{name: _op(fn) for name, fn in JAX_FUNCTIONS.items()},
     }
 
     def __init__(self) -> None:
         self.grads: dict[int, tuple[Recorded, Any]] = {}  # id(leaf) -> (leaf, gradient)
+
+    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]]) -> str:
+        """A program importing only JAX that computes ``expr`` (the harness's method syntax) at
+        ``leaves`` (name, number) in float64 as the adapter does, and prints its value and
+        gradients (one :func:`jax.grad` over every leaf)."""
+        binds, call = standalone_lines(expr, {**_TABLE_SOURCES, **JAX_SOURCES})
+        names = ", ".join(n for n, _ in leaves)
+        return "\n".join(
+            [
+                "import jax",
+                'jax.config.update("jax_enable_x64", True)',
+                "import jax.numpy",
+                *(b for b in binds if b not in ("import jax", "import jax.numpy")),
+                f"def f({names}):",
+                f"    return {call}",
+                f"args = [jax.numpy.asarray(x, dtype=jax.numpy.float64) for x in {[x for _, x in leaves]!r}]",
+                "grads = jax.grad(f, argnums=tuple(range(len(args))))(*args)",
+                "print('value', repr(float(f(*args))), 'gradient', [float(g) for g in grads])",
+            ]
+        )
 
     def make(self, x: Any) -> Recorded:
         return Recorded(jnp.asarray(x, dtype=jnp.float64))
@@ -148,6 +207,10 @@ class JaxFloat64:
         return float(v.value)
 
     def backward(self, output: Recorded, leaves: Sequence[Recorded], *, create_graph: bool = False) -> None:
+        # every leaf the output was recorded from, as PyTorch's backward reaches every leaf: the
+        # scalar class names a gradient's own leaf only (d out/d x0 depends on x1 too), and a
+        # leaf left out would be a constant of the replay, its derivative silently 0
+        leaves = _recorded_leaves(output, leaves)
         if create_graph:
             found: Sequence[Any] = [
                 Recorded(g, Gradient(output, leaves, i), tuple(leaves))
@@ -171,6 +234,21 @@ class JaxFloat64:
 
     def is_value(self, obj: Any) -> bool:
         return isinstance(obj, Recorded)
+
+
+def _recorded_leaves(output: Recorded, leaves: Sequence[Recorded]) -> list[Recorded]:
+    """``leaves``, then every other leaf ``output`` was recorded from, each once (iteratively)."""
+    found = {id(leaf): leaf for leaf in leaves}
+    seen, stack = set(), [output]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.fn is None:
+            found.setdefault(id(node), node)
+        stack.extend(a for a in node.args if isinstance(a, Recorded))
+    return list(found.values())
 
 
 def _accumulated(kept: Any, g: Any) -> Any:

@@ -46,7 +46,8 @@ class Adapter(Protocol):
     gradients are computed on read: interior nodes' gradients then come from their latest
     output), ``name`` and ``convention`` (for the report), ``is_value(obj)``
     (default: anything that is not a plain number) and ``cls`` (the engine's Value class: its
-    public methods become methods of the scalar class, so the search for extra ops sees them).
+    public methods become methods of the scalar class, so the search for extra ops sees them; so
+    do the public names of ``ops``: a framework adapter maps its functions there).
     Arithmetic that ``ops`` does not give uses the Values' own Python operators and methods.
     """
 
@@ -101,15 +102,20 @@ class _Adapted:
 
 
 def _forwarded_methods(adapter: Any) -> dict[str, Callable[..., Any]]:
-    """The public methods of the adapted class (``adapter.cls``, when it names one) as methods of
-    the scalar class too: what ``dir(Value)`` lists is what the search for extra ops sees."""
+    """The public methods of the adapted class (``adapter.cls``, when it names one) and the public
+    names of ``adapter.ops`` (a framework's functions: ``"sin": torch.sin``) as methods of the
+    scalar class too: what ``dir(Value)`` lists is what the search for extra ops sees."""
     inner_cls = getattr(adapter, "cls", None)
+    ops = getattr(adapter, "ops", None) or {}
+    methods = [
+        n
+        for n in (dir(inner_cls) if isinstance(inner_cls, type) else ())
+        if callable(getattr(inner_cls, n, None))
+    ]
     return {
         name: _forwarded(name)
-        for name in (dir(inner_cls) if isinstance(inner_cls, type) else ())
-        if not name.startswith("_")
-        and not hasattr(AdaptedValue, name)
-        and callable(getattr(inner_cls, name, None))
+        for name in [*methods, *ops]
+        if not name.startswith("_") and not hasattr(AdaptedValue, name)
     }
 
 
