@@ -182,8 +182,11 @@ def test_pytorch_divides_a_number_by_a_tiny_tensor_through_its_reciprocal():
     # 0 / x is 0 for every x != 0; PyTorch computes it as 0 * (1/x), and 1/5e-324 is inf
     edges = run_check("edge_points", resolve_engine(adapter=torch_float64), examples=EXAMPLES)
     defects = [f for f in edges.findings if f.kind in DEFECT_KINDS]
-    assert [(f.kind, f.op) for f in defects] == [("wrong_value", "rdiv")], [f.summary for f in defects]
-    assert "0 / x at x = 5e-324: value nan, expected 0.0" in defects[0].summary
+    (rdiv,) = [f for f in defects if f.op == "rdiv"]
+    assert rdiv.kind == "wrong_value"
+    assert "0 / x at x = 5e-324: value nan, expected 0.0" in rdiv.summary
+    # the others are PyTorch's functions' own, every one on its page (docs/frameworks/pytorch.md)
+    assert {(f.kind, f.op) for f in defects} <= page_defects("torch")
 
 
 @pytest.mark.parametrize("name", SECOND_ORDER)
