@@ -121,22 +121,31 @@ def _try_node(
     first: int | None = None,
 ) -> Node | None:
     """One node of an op (and constant) that fits some operands (the first one ``first``, if
-    given); appends its value to ``values``.  None when no op fits."""
+    given); appends its value to ``values``.  None when no op fits.
+
+    The constant is drawn once, among those that some slot fits, so that each of them has its
+    share of the op's nodes whenever it fits."""
     available = list(choices)
     while available:
         spec, consts = draw(st.sampled_from(available))
-        options = list(consts) if consts else [None]
-        args = None
-        while options and args is None:
+        options = _fitting_consts(spec, consts, values, bound, first) if consts else [None]
+        if options:
             c = draw(st.sampled_from(options))
             args = _operands(draw, spec, c, values, bound, first)
-            if args is None:
-                options.remove(c)
-        if args is not None:
-            values.append(spec.num([values[a] for a in args], c))
-            return Node(spec.name, args, c)
+            if args is not None:
+                values.append(spec.num([values[a] for a in args], c))
+                return Node(spec.name, args, c)
         available.remove((spec, consts))
     return None
+
+
+def _fitting_consts(
+    spec: OpSpec, consts: tuple[Any, ...], values: list[Any], bound: float, first: int | None
+) -> list[Any]:
+    """The constants with which some slot (``first``, if given) fits ``spec``: the ops of the
+    table that take a constant are unary, so such a slot is an operand that fits."""
+    slots = range(len(values)) if first is None else [first]
+    return [c for c in consts if any(_fits(spec, [values[i]], c, bound) for i in slots)]
 
 
 def draw_node(
