@@ -15,7 +15,8 @@ from autograd.testing import run_check
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.ops import Call, OpSpec, registered
 from autograd.testing.probes.edges import edge_points
-from tests.engines import sound
+from tests.engines import float32, sound
+from tests.unsettled import HIDDEN_ZERO_OP
 
 MULADD = OpSpec(
     "test_muladd", 4, Call("muladd", ("v0", "v1", "v2", "v3")),
@@ -67,3 +68,17 @@ def test_at_1e_290_finite_differences_step_relative_to_the_operand_and_confirm_a
     assert wrong.summary.startswith(
         "x.twice() at x = 1e-290: d/dx 3; sympy/mpmath 2.0 differs, confirmed by "
     )
+
+
+def test_a_float32_engine_at_a_point_no_reference_settles_is_inconclusive():
+    # x + a zero no interval settles (tests.unsettled), computed as x * 1.0: judged where a float32
+    # engine is, at its operand rounded (1.0 is a float32 number), the reference does not settle
+    with registered(HIDDEN_ZERO_OP):
+        result = run_check("edge_points", float32.Value)
+    (unsettled,) = [f for f in result.findings if f.op == "test_hidden_zero" and f.kind != "convention"]
+    assert (unsettled.kind, unsettled.check) == ("inconclusive", "edge_points")
+    reason = "the reference did not settle: the intervals are still wide at 8192 bits"
+    assert unsettled.summary.startswith(f"x * 1.0 at x = 1.0: no certified reference ({reason}); not judged")
+    # its 15 points: 0 settles; +-5e-324, +-1e-300 (0 in float32), +-1e300 and +-max (infinite there)
+    # are beyond float32, range limits; +-1e-20, +-1 and +-1e20 are not settled
+    assert result.status == "passed" and result.inconclusive == 6
