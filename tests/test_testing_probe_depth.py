@@ -264,20 +264,45 @@ def test_crashes_of_no_op_found_by_different_checks_are_both_reported():
     assert deduplicate([(1, stateful), (1, depth), (2, again)]) == [stateful, depth]
 
 
+#: The depth probe's time limit in the tests of its timeouts: long enough that a chain that does
+#: finish (and the child's start) never outlives it on a loaded machine (3 s did, under load 10).
+LIMIT = 20.0
+
+
 @pytest.mark.slow
 def test_a_chain_that_outlives_the_time_limit_is_not_a_crash(monkeypatch):
-    # deep_is_slow sleeps past DEPTH nodes: 1, 10, 100 and 1,000 steps finish, 10,000 do not; a
-    # timed-out chain tells nothing about the lengths between, so nothing is bisected
-    monkeypatch.setattr(depth, "CHAIN_SECONDS", 3.0)
+    # deep_is_slow sleeps past 3,000 nodes: 1, 10, 100 and 1,000 steps (2,001 nodes) finish, 10,000
+    # do not; a timed-out chain tells nothing about the lengths between, so nothing is bisected
+    monkeypatch.setattr(depth, "CHAIN_SECONDS", LIMIT)
     outcome = run_check("depth", "tests.engines.deep_is_slow")
-    assert outcome.status == "passed" and not [f for f in outcome.findings if f.kind == "crash"]
+    assert (outcome.status, outcome.judged, outcome.inconclusive, outcome.unit) == ("passed", 4, 1, "chains")
+    assert outcome.reason == (
+        "chains y = y*w + b of up to 100,000 steps at recursion limit 1000, in 1 child interpreter"
+    )
     limit, unjudged = outcome.findings
-    assert limit.kind == "depth_limit" and limit.summary.startswith(
+    assert (limit.kind, limit.op, limit.check, limit.reproducer) == ("depth_limit", None, "depth", "")
+    assert limit.summary == (
         "backward() survives chains y = y*w + b of 1,000 steps at the default recursion limit; "
-        "longer ones not judged"
+        "longer ones not judged (10,000 steps timed out after 20 s, during backward())"
     )
-    assert "10,000 steps timed out after 3 s" in limit.summary
-    assert unjudged.kind == "inconclusive" and unjudged.summary.startswith(
-        "a chain of 10,000 steps timed out after 3 s"
+    assert (limit.expected, limit.actual) == ("100,000 steps", "1,000 steps (then timed out after 20 s)")
+    assert (unjudged.kind, unjudged.check) == ("inconclusive", "depth")
+    assert unjudged.summary == (
+        "a chain of 10,000 steps timed out after 20 s during backward(): chains past 1,000 steps not judged"
     )
-    assert (outcome.judged, outcome.inconclusive) == (4, 1)
+    assert unjudged.expected == "finished within 20 s"
+
+
+@pytest.mark.slow
+def test_a_timeout_met_while_bisecting_leaves_the_failure_found_as_the_finding(monkeypatch):
+    # deep_slow_then_raises: 1,000 steps (2,001 nodes) survive, 10,000 raise; bisecting, 5,500 and
+    # 3,250 steps raise (over 6,000 nodes), 2,125 (4,251 nodes) time out: the search stops there
+    monkeypatch.setattr(depth, "CHAIN_SECONDS", LIMIT)
+    outcome = run_check("depth", "tests.engines.deep_slow_then_raises")
+    (limit,) = outcome.findings
+    assert (limit.kind, outcome.status) == ("depth_limit", "passed")
+    assert limit.summary == (
+        "backward() survives chains y = y*w + b of 1,000 steps at the default recursion limit; "
+        "3,250 steps raise RecursionError"
+    )
+    assert outcome.judged == 8  # 1, 10, 100, 1,000, 10,000, then 5,500, 3,250, 2,125

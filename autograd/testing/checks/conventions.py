@@ -273,9 +273,16 @@ def backward_convention(engine: Any = None, *, exact: bool | None = None) -> Bac
     eng = resolve_engine(engine)
     number = Fraction if (eng.exact if exact is None else exact) else float
     graph = "freed" if _frees_graph(eng, number) else "kept"
+    observed: list[list[Any]] = []
+    _observe(eng, number, _FREED_STEPS if graph == "freed" else _KEPT_STEPS, observed)
+    return next((c for c in _CONVENTIONS if c.graph == graph and _predicted(c) == observed), None)
+
+
+def _observe(eng: Engine, number: type, steps: Sequence[tuple[Any, ...]], observed: list[list[Any]]) -> None:
+    """Runs ``steps`` on the engine, adding every gradient so far to ``observed`` at each read
+    (raises what the engine raises, ``observed`` then holding the reads before it)."""
     nodes: dict[str, Any] = {}
-    observed = []
-    for kind, *rest in _FREED_STEPS if graph == "freed" else _KEPT_STEPS:
+    for kind, *rest in steps:
         if kind == "leaf":
             nodes[rest[0]] = eng.make(number(rest[1]))
         elif kind == "mul":
@@ -284,29 +291,45 @@ def backward_convention(engine: Any = None, *, exact: bool | None = None) -> Bac
             eng.backward(nodes[rest[0]])
         else:
             observed.append([eng.grad(v) for v in nodes.values()])
-    return next((c for c in _CONVENTIONS if c.graph == graph and _predicted(c) == observed), None)
+
+
+def _engine_gradients(eng: Engine, convention: BackwardConvention, *, exact: bool) -> str:
+    """What :func:`convention_reproducer`'s program for ``convention`` prints as the engine's
+    gradients: every gradient at each read, as a list of rows; where the engine raises (a pass over
+    a graph an earlier pass freed, when ``convention`` keeps graphs), the rows read before it and
+    what it raised."""
+    observed: list[list[Any]] = []
+    try:
+        _observe(eng, Fraction if exact else float, _steps(convention), observed)
+    except EngineRaised as raised:
+        return f"{[[str(g) for g in row] for row in observed]!r}, then raises {raised.line()}"
+    return repr([[str(g) for g in row] for row in observed])
 
 
 def convention_reproducer(engine: Any, convention: BackwardConvention, *, exact: bool | None = None) -> str:
     """A program running :func:`backward_convention`'s steps for ``convention`` on the engine: at
     each read it records every gradient so far; it prints them as ``convention`` predicts them
-    (``expected``) and as the engine has them."""
+    (``expected``, first) and as the engine has them (also when the engine raises at a step, as an
+    engine that frees graphs may at a pass ``convention`` makes over one: then before its error)."""
     eng = resolve_engine(engine)
     number = Fraction if (eng.exact if exact is None else exact) else float
-    lines, names = ["actual = []"], []
+    steps, names = [], []
     for kind, *rest in _steps(convention):
         if kind == "leaf":
             names.append(rest[0])
-            lines.append(f"{rest[0]} = {{V}}({number.__name__}({rest[1]}))")
+            steps.append(f"{rest[0]} = {{V}}({number.__name__}({rest[1]}))")
         elif kind == "mul":
             names.append(rest[0])
-            lines.append(f"{rest[0]} = {rest[1]} * {rest[2]}")
+            steps.append(f"{rest[0]} = {rest[1]} * {rest[2]}")
         elif kind == "backward":
-            lines.append(f"{rest[0]}.{{backward}}()")
+            steps.append(f"{rest[0]}.{{backward}}()")
         else:
-            lines.append(f"actual.append([str(v.{{grad}}) for v in ({', '.join(names)},)])")
+            steps.append(f"actual.append([str(v.{{grad}}) for v in ({', '.join(names)},)])")
     expected = convention_gradients(convention, exact=number is Fraction)
-    lines += [f"print('expected:', {expected!r})", "print('actual:  ', actual)"]
+    lines = [
+        f"print('expected:', {expected!r})", "actual = []", "try:", *(f"    {step}" for step in steps),
+        "finally:", "    print('actual:  ', actual)",
+    ]  # fmt: skip
     return program(eng, *lines, preamble=["from fractions import Fraction"])
 
 

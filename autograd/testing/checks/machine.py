@@ -191,10 +191,8 @@ class GradientMachine(RuleBasedStateMachine):
         return bool(reachable(self.args, y) & self.freed)
 
     def _free(self, y: int) -> None:
-        """After a pass from ``y`` on an engine that frees graphs: every node built so far on any
-        node of the pass's graph (its interior nodes, its output, whatever else was built on its
-        leaves: MyGrad clears all of it) takes part in no later pass.  Leaves stay usable: a
-        graph built on them later is a new one."""
+        """After a pass from ``y`` on an engine that frees graphs: every node built so far on the
+        pass's graph (MyGrad clears all of it) takes part in no later pass; leaves stay usable."""
         if self.convention.graph == "freed":
             went = reachable(self.args, y)
             built = range(len(self.values))
