@@ -1,0 +1,65 @@
+"""How the edge probe judges a gradient (autograd.testing.probes.edges): sympy's derivative votes
+first, central differences of the op second, and a confirmed slip is graded by its point.
+
+The engines are ``tests.engines.sound``'s ``Core`` (+ - * / and their constant forms), with one
+op added or changed, so that each probe run judges a few hundred points.
+"""
+
+import math
+import re
+
+from autograd.testing import run_check
+from tests.engines import sound
+
+
+class _ExpSlopeOffAt1(sound.Core):
+    """Core and exp, whose slope at x = 1 is e * (1 + 1e-9)."""
+
+    exp = sound.Nonlinear.exp
+
+    @staticmethod
+    def exp_partial(x, out):
+        return out * (1 + 1e-9) if x == 1 else out
+
+
+def test_differences_that_cannot_settle_a_slip_say_so_naming_the_operand():
+    # at x = 1 a slip of 1e-9 relative is what central differences resolve at best: their
+    # estimates at the step h = eps ** (1/3) and at h / 8 disagree by more than their own error,
+    # so the second vote cannot judge and sympy's disagreement is no verdict
+    result = run_check("edge_points", _ExpSlopeOffAt1)
+    (doubt,) = [f for f in result.findings if f.op == "exp"]
+    engine = math.exp(1) * (1 + 1e-9)
+    assert doubt.kind == "inconclusive" and result.status == "passed"
+    votes, why = doubt.summary.split(", finite differences cannot judge ")
+    assert votes == f"x.exp() at x = 1.0: d/dx {engine!r}; sympy/mpmath {math.exp(1)!r} differs"
+    # the two estimates in between (neither is the engine's), then the engine's
+    said = re.fullmatch(
+        r"\(OracleInconclusive: finite differences along x did not converge: .+; "
+        r"the engine says (\S+)\): unresolved",
+        why,
+    )
+    assert said and said[1] == repr(engine), why
+
+
+class _ProductSlopeOffBeyond1e200(sound.Core):
+    """Core whose product's partial by its first factor is 1e-6 too large where |that factor|
+    is beyond 1e200 (a huge operand, a moderate slope)."""
+
+    def __mul__(self, other):
+        out = super().__mul__(other)
+        if abs(self.data) > 1e200:
+            other = out._prev[1]
+            out = self._with_partials(out.data, (self, other), (other.data * (1 + 1e-6), self.data))
+        return out
+
+
+def test_a_confirmed_slip_of_a_slope_at_a_huge_operand_is_inaccurate_at_the_extremes():
+    # x * y at x = 1e300, y = 1.5: d/dx = 1.5 exactly, a moderate number, and the engine's 1.5 *
+    # (1 + 1e-6) is confirmed by differences (x * y is linear in x); the point is extreme by its
+    # operand 1e300 (beyond 2 ** 500), the slip 1e-6 relative is below 1e-3: not "wrong"
+    result = run_check("edge_points", _ProductSlopeOffBeyond1e200)
+    (slip,) = [f for f in result.findings if (f.kind, f.op) == ("wrong_gradient", "mul")]
+    assert slip.summary.startswith(f"x * y at x = 1e+300, y = 1.5: d/dx {1.5 * (1 + 1e-6)!r}; "), slip.summary
+    assert slip.point == (1e300, 1.5)
+    assert (slip.severity.label, slip.severity.point) == ("inaccurate at the extremes", "extreme")
+    assert math.isclose(slip.severity.relative_error, 1e-6, rel_tol=1e-6)
