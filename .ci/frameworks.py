@@ -390,8 +390,9 @@ def index_page(results: dict[str, dict[str, Any]]) -> str:
             for fw in names
         ),
         "",
-        "Audit time: the whole audit (every check, not only the functions) on the machine that",
-        "generated these pages, 2 cores.",
+        "Audit time: the wall time of the whole audit (every check, not only the functions) on the",
+        "2-core machine that generated these pages, beside whatever else ran on it then: a ceiling, not",
+        "a benchmark.",
         "",
         "## Not audited yet",
         "",
