@@ -54,8 +54,9 @@ def test_a_fudged_value_feeding_another_op_is_a_wrong_gradient_of_its_op(alone):
     if not alone:
         return  # judged by the same test run alone (see conftest.alone): in a full run the search's
         # ten graphs are drawn differently and held no powc feeding another op (seen in CI's run)
-    # (x + 1e-8) ** c differentiated as x ** c: right alone, wrong through the next op
-    assert ("wrong_gradient", "powc") in defects(FUDGED, "powc")
+    # (x + 1e-8) ** c differentiated as x ** c: right alone, wrong through the next op (40 graphs:
+    # the strategy's first ten hold a powc feeding another op only now and then)
+    assert ("wrong_gradient", "powc") in defects(FUDGED, "powc", examples=40)
 
 
 @pytest.mark.slow

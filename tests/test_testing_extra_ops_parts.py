@@ -586,8 +586,10 @@ def test_an_identified_op_is_judged_on_the_gradients_of_the_run_that_gave_them()
     # run: cos(x) doubled, confirmed, at x0 = -2.5, the first point alone
     _FirstRuns.last = None
     known, _ = extra_op_outcomes(_SinOffOnAFirstRun, examples=5)
-    wrong = [f for f in known.findings if f.kind in ("wrong_gradient", "inconclusive")]
+    wrong = [f for f in known.findings if f.kind == "wrong_gradient"]
     assert [(f.kind, f.op) for f in wrong] == [("wrong_gradient", "sin~sin")], known.findings
+    # (a graph drawn otherwise, in a full run, may leave sin's later runs unsettled: inconclusive)
+    assert {f.op for f in known.findings if f.kind == "inconclusive"} <= {"sin~sin"}
     assert " differs, confirmed by central differences " in wrong[0].summary
     x = wrong[0].point[0]
     assert eval(wrong[0].actual) == [2 * math.cos(x)]  # the first run's gradient

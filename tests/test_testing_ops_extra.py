@@ -115,7 +115,14 @@ def test_correct_extra_ops_have_no_finding_known_or_not():
 @pytest.mark.parametrize("fixture", [extra_factor, extra_detached, extra_shared], ids=lambda m: m.__name__)
 def test_a_planted_bug_in_an_extra_op_is_a_wrong_gradient_known_or_not(fixture):
     outcomes = {o.name: o for o in extra_op_outcomes(fixture.Value, examples=10)}
-    assert defects(outcomes.values()) == {("wrong_gradient", "sin~sin"), ("wrong_gradient", "bump~?")}
+    found = defects(outcomes.values())
+    assert {d for d in found if d[0] != "inconclusive"} == {
+        ("wrong_gradient", "sin~sin"),
+        ("wrong_gradient", "bump~?"),
+    }
+    # a disagreement the second vote cannot settle (a graph drawn otherwise in a full run) only
+    # where the bugs are planted: never "not a defect", never on another op
+    assert {op for kind, op in found if kind == "inconclusive"} <= {"sin~sin", "bump~?"}
     assert outcomes["extra_ops"].status == outcomes["self_consistency"].status == "failed"
     (unknown,) = outcomes["self_consistency"].findings
     assert "shrinks like h, not h^2" in unknown.summary and "bump()" in unknown.summary
