@@ -196,13 +196,9 @@ def _sympy(expr: str, specs: dict[str, Any], symbols: dict[str, Any]) -> Any:
     float literal the rational it stores."""
     import sympy
 
-    class Rewrite(ast.NodeTransformer):
-        def visit_Call(self, node: ast.Call) -> ast.AST:
-            self.generic_visit(node)
-            if isinstance(node.func, ast.Attribute) and node.func.attr in specs:
-                return ast.Call(ast.Name(node.func.attr, ast.Load()), [node.func.value, *node.args], [])
-            return node
+    from autograd.testing.adapters.common import function_syntax
 
+    class Rewrite(ast.NodeTransformer):
         def visit_Constant(self, node: ast.Constant) -> ast.AST:
             if isinstance(node.value, float):
                 q = Fraction(node.value)
@@ -210,7 +206,8 @@ def _sympy(expr: str, specs: dict[str, Any], symbols: dict[str, Any]) -> Any:
                 return ast.Call(ast.Name("Fraction", ast.Load()), exact, [])
             return node
 
-    tree = ast.fix_missing_locations(Rewrite().visit(ast.parse(expr, mode="eval")))
+    calls, _ = function_syntax(expr, set(specs))
+    tree = ast.fix_missing_locations(Rewrite().visit(ast.parse(calls, mode="eval")))
     namespace = {
         **symbols,
         "Fraction": sympy.Rational,

@@ -20,7 +20,7 @@ from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.identify import extra_ops
 
 FRAMEWORKS = {
-    "torch": (torch_float64, torch_functions(torch)),
+    "torch": (torch_float64, torch_functions()),
     "jax": (jax_float64, JAX_FUNCTIONS),
     "mygrad": (mygrad_float64, MYGRAD_FUNCTIONS),
 }

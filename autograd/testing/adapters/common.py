@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-__all__ = ["function", "require", "standalone_lines", "tape_program", "with_functions"]
+__all__ = ["function", "function_syntax", "require", "standalone_lines", "tape_program", "with_functions"]
 
 
 def require(module: str, framework: str, extra: str) -> Any:
@@ -83,6 +83,13 @@ class _Calls(ast.NodeTransformer):
         return node
 
 
+def function_syntax(expr: str, names: set[str]) -> tuple[str, set[str]]:
+    """``expr`` with each method call ``v.name(w)`` of ``names`` written ``name(v, w)``, and the
+    names it calls."""
+    calls = _Calls(names)
+    return ast.unparse(calls.visit(ast.parse(expr, mode="eval"))), calls.used
+
+
 def _module(path: list[str]) -> str:
     """The longest importable module of a dotted path."""
     for cut in range(len(path) - 1, 0, -1):
@@ -101,10 +108,9 @@ def standalone_lines(expr: str, sources: Mapping[str, str]) -> tuple[list[str], 
     source (a dotted path, or ``functools.partial`` of one with its keywords), and the
     expression calling them (``asinh(x)``).  Operators stay as they are: every framework
     overloads them."""
-    calls = _Calls(set(sources))
-    rewritten = ast.unparse(calls.visit(ast.parse(expr, mode="eval")))
+    rewritten, used = function_syntax(expr, set(sources))
     imports, binds = set[str](), []
-    for name in sorted(calls.used):
+    for name in sorted(used):
         path, keywords = _parts(sources[name])
         imports.add(f"import {_module(path)}")
         target = ".".join(path)

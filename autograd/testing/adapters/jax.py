@@ -28,7 +28,6 @@ __all__ = ["JAX_FUNCTIONS", "JAX_SOURCES", "JaxFloat64", "Recorded", "jax_float6
 jax = require("jax", "JAX", "jax")
 jax.config.update("jax_enable_x64", True)
 jnp = require("jax.numpy", "JAX", "jax")
-special = require("jax.scipy.special", "JAX", "jax")
 
 
 class Recorded:
@@ -131,10 +130,7 @@ JAX_SOURCES: dict[str, str] = {
     "rsqrt": "jax.lax.rsqrt",
     **{name: f"jax.scipy.special.{name}" for name in ["erf", "erfc", "digamma", "logit", "xlogy"]},
     "lgamma": "jax.scipy.special.gammaln",
-    **{
-        name: f"jax.nn.{name}"
-        for name in ["softplus", "silu", "mish", "elu", "selu", "celu", "leaky_relu", "relu6"]
-    },
+    **{name: f"jax.nn.{name}" for name in _OF_NN.split()},
     "softsign": "jax.nn.soft_sign",
     "logsigmoid": "jax.nn.log_sigmoid",
     "gelu": "jax.nn.gelu(approximate=False)",

@@ -42,7 +42,7 @@ class TorchFloat64:
     @property
     def ops(self) -> dict[str, Callable[..., Any]]:
         """PyTorch's elementwise functions, by name (:func:`torch_functions`)."""
-        return torch_functions(self.torch)
+        return torch_functions()
 
     def standalone(self, expr: str, leaves: Sequence[tuple[str, float]]) -> str:
         """A program importing only PyTorch that computes ``expr`` (the harness's method syntax) at
@@ -101,9 +101,10 @@ TORCH_SOURCES: dict[str, str] = {
 _TABLE_SOURCES = {name: f"torch.{name}" for name in ("exp", "log", "tanh", "relu", "sigmoid")}
 
 
-def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
-    """PyTorch's elementwise functions (:data:`TORCH_SOURCES`), resolved (``torch`` imported)."""
-    del torch  # imported by the caller: the sources name it
+def torch_functions() -> dict[str, Callable[..., Any]]:
+    """PyTorch's elementwise functions (:data:`TORCH_SOURCES`), resolved; a missing torch is named
+    with the extra that installs it."""
+    require("torch", "PyTorch", "torch")
     return with_functions(TORCH_SOURCES)
 
 
