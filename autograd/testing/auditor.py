@@ -28,9 +28,11 @@ import autograd.testing.probes  # noqa: F401  (and every probe)
 from autograd.testing.checks.conventions import BackwardConvention
 from autograd.testing.checks.registry import Run, names, run_registered
 from autograd.testing.engines import Engine, EngineNotFound, resolve_engine
-from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding
+from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outcome
 from autograd.testing.identify import extra_capabilities
 from autograd.testing.ops import OPS
+from autograd.testing.oracles.precision import PRECISION_RANGES
+from autograd.testing.probes.edges import subnormals_flushed
 from autograd.testing.report import DEFAULT_EXAMPLES, SCHEMA_VERSION, AuditCase, AuditReport
 from autograd.testing.runner import DEFAULT_MODE, SearchMode
 
@@ -96,8 +98,43 @@ def run_checks(
     once: ``exact``, ``symbolic`` and ``forward`` share the per-op searches they need, the extra-op
     checks theirs.  ``mode``: how a search goes on after a defect (:class:`SearchMode`)."""
     run = Run(resolve_engine(engine), examples, seed, ops, convention, mode)
-    outcomes = run_registered(run, names)
+    outcomes = _flush_consequences(run.eng, run_registered(run, names))
     return {name: outcomes[name] for name in names}
+
+
+def _flush_consequences(eng: Engine, outcomes: dict[str, CheckOutcome]) -> dict[str, CheckOutcome]:
+    """On an engine that flushes subnormal numbers to zero (one engine-wide fact, which the edge
+    probe reports with its own consequences), each other check's defects and inconclusive
+    findings at points with a subnormal operand follow from that fact: they become one
+    ``convention`` finding of that check, which counts them and names their ops."""
+    how = subnormals_flushed(eng)
+    if how is None:
+        return outcomes
+    low = PRECISION_RANGES[eng.precision][0]
+    for name, was in outcomes.items():
+        moved = [
+            f
+            for f in was.findings
+            if name != "edge_points"
+            and f.kind in (*DEFECT_KINDS, "inconclusive")
+            and any(isinstance(x, float) and 0 < abs(x) < low for x in f.point)
+        ]
+        if not moved:
+            continue
+        ops = ", ".join(sorted({f.op for f in moved if f.op})) or "graphs"
+        fact = Finding(
+            "convention",
+            name,
+            f"subnormal numbers are flushed to zero ({how}): {len(moved)} finding(s) at points with a "
+            f"subnormal operand follow from it ({ops}), e.g. {moved[0].summary}",
+        )
+        kept = [f for f in was.findings if all(f is not m for m in moved)]
+        unsettled = sum(f.kind == "inconclusive" for f in moved)
+        outcomes[name] = outcome(
+            name, [*kept, fact], judged=was.judged + unsettled, unit=was.unit,
+            inconclusive=was.inconclusive - unsettled, reason=was.reason,
+        )  # fmt: skip
+    return outcomes
 
 
 def audit(
@@ -122,7 +159,7 @@ def audit(
     eng = resolve_engine(target, cls=cls, backward=backward, data=data, grad=grad, adapter=adapter)
     caps = capabilities(eng)
     run = Run(eng, examples, seed)
-    outcomes = run_registered(run, names())
+    outcomes = _flush_consequences(eng, run_registered(run, names()))
     probe_kinds = {f.kind for name in names(probes=True) for f in outcomes[name].findings}
     if "unsupported" in probe_kinds:  # the probes' own list of what is missing (same facts, one list)
         outcomes["ops"].findings.clear()
