@@ -7,8 +7,6 @@ before."""
 
 import re
 
-import pytest
-
 from autograd.testing import audit, resolve_engine, run_checks
 from autograd.testing.findings import DEFECT_KINDS
 from tests.engines import flushes_subnormals, flushes_subnormals_wrong_tanh, sound
@@ -54,8 +52,32 @@ def test_an_engine_that_keeps_subnormals_gets_no_such_fact():
     assert all(o.status == "passed" for o in outcomes.values())
 
 
-@pytest.mark.slow
 def test_the_audit_of_an_engine_that_flushes_subnormals_reports_no_defect():
+    # audit() applies the rule run_checks does (20 examples draw subnormal leaves: seconds)
     report = audit(flushes_subnormals, examples=20)
     defects = [f for o in report.outcomes.values() for f in o.findings if f.kind in DEFECT_KINDS]
     assert not defects, [f.summary for f in defects]
+    assert any(facts(report.outcomes[name]) for name in GRAPH_CHECKS)
+
+
+def test_the_fact_leaves_each_outcome_whole_and_its_counts_consistent():
+    # the same graphs are drawn for both checks: moving findings into the fact changes which cases
+    # are settled, never how many there were, and never the check's name, unit or reason
+    flushing = run_checks(GRAPH_CHECKS, resolve_engine(flushes_subnormals), examples=40)
+    keeping = run_checks(GRAPH_CHECKS, resolve_engine(sound), examples=40)
+    totals = {name: o.judged + o.inconclusive for name, o in flushing.items()}
+    assert totals["forward"] == totals["symbolic"], totals
+    for name, found in flushing.items():
+        assert facts(found), name  # the flush changed something in every graph check
+        assert found.name == name
+        assert (found.unit, found.reason) == (keeping[name].unit, keeping[name].reason)
+        assert isinstance(found.inconclusive, int) and 0 <= found.inconclusive <= totals[name]
+        assert isinstance(found.judged, int)
+
+
+def test_the_edge_probe_keeps_its_own_fact_and_is_not_counted_twice():
+    # the edge probe reports the flush itself, with its consequences there: no second fact
+    outcomes = run_checks(["edge_points"], resolve_engine(flushes_subnormals), examples=5)
+    edges = outcomes["edge_points"]
+    assert any(f.summary.startswith("subnormal numbers are flushed to zero") for f in edges.findings)
+    assert not facts(edges), [f.summary for f in facts(edges)]
