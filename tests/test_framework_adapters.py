@@ -22,8 +22,11 @@ import torch
 from autograd.testing import resolve_engine, run_check, run_checks
 from autograd.testing.adapters import TorchFloat64, torch_float64
 from autograd.testing.adapters.common import require
+from autograd.testing.adapters.hips import HipsFloat64, hips_autograd, hips_float64
 from autograd.testing.adapters.jax import JaxFloat64, Recorded, jax_float64
 from autograd.testing.adapters.mygrad import MygradFloat64, mygrad_float64
+from autograd.testing.adapters.recorded import recorded_op
+from autograd.testing.adapters.tinygrad import TinygradFloat64, tinygrad_float64
 from autograd.testing.auditor import DEFECT_KINDS, capabilities, check_names
 from autograd.testing.checks import backward_convention
 from autograd.testing.engines import scalar_class
@@ -33,6 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = 3
 #: the ops of the table no framework adapter maps (they are functions of lists, not of scalars)
 UNMAPPED = {"vsum", "dot"}
+#: and those a framework lacks (HIPS autograd has no relu function)
+LACKS = {"hips": {"relu"}}
 
 
 def page_defects(framework_name):
@@ -110,12 +115,49 @@ class MygradWrongTanh(MygradFloat64):
     ops = {**MygradFloat64.ops, "tanh": _mygrad_wrong_tanh}  # noqa: RUF012
 
 
+class TinygradWithoutCreateGraph(TinygradFloat64):
+    """tinygrad whose backward never hands out its gradients as tensors to differentiate."""
+
+    def backward(self, output, leaves, *, create_graph=False):
+        super().backward(output, leaves)
+
+
+def _tinygrad_wrong_tanh(v):
+    return v.tanh() + 0.5 * (v - v.detach())  # the value of tanh, the derivative 1.5 - tanh^2
+
+
+class TinygradWrongTanh(TinygradFloat64):
+    ops = {**TinygradFloat64.ops, "tanh": _tinygrad_wrong_tanh}  # noqa: RUF012
+
+
+class HipsWithoutCreateGraph(HipsFloat64):
+    """HIPS autograd whose backward never makes its gradients differentiable."""
+
+    def backward(self, output, leaves, *, create_graph=False):
+        super().backward(output, leaves)
+
+
+@hips_autograd.extend.primitive
+def _hips_wrong_tanh(x):
+    return hips_autograd.numpy.tanh(x)
+
+
+# 1 - tanh, not 1 - tanh^2
+hips_autograd.extend.defvjp(_hips_wrong_tanh, lambda ans, x: lambda g: g * (1 - ans))
+
+
+class HipsWrongTanh(HipsFloat64):
+    ops = {**HipsFloat64.ops, "tanh": recorded_op(_hips_wrong_tanh)}  # noqa: RUF012
+
+
 #: name -> (the adapter, a copy that drops create_graph (None: no second order), a copy whose
 #: tanh has a wrong derivative)
 FRAMEWORKS = {
     "torch": (torch_float64, TorchWithoutCreateGraph, TorchWrongTanh),
     "jax": (jax_float64, JaxWithoutCreateGraph, JaxWrongTanh),
     "mygrad": (mygrad_float64, None, MygradWrongTanh),
+    "tinygrad": (tinygrad_float64, TinygradWithoutCreateGraph, TinygradWrongTanh),
+    "hips": (hips_float64, HipsWithoutCreateGraph, HipsWrongTanh),
 }
 SECOND_ORDER = [name for name, (_, dropped, _) in FRAMEWORKS.items() if dropped is not None]
 
@@ -134,22 +176,30 @@ def framework(request):
 def test_every_op_the_adapter_maps_is_judged_to_first_and_second_order(framework):
     framework_name, _, caps, outcomes = framework
     assert caps["gradient_api"] == "adapter"
-    assert set(caps["missing_ops"]) == UNMAPPED
+    assert set(caps["missing_ops"]) == UNMAPPED | LACKS.get(framework_name, set())
     assert caps["higher_order"] is (framework_name in SECOND_ORDER)
+    unidentified = [method for method, known in caps["extra_ops"].items() if known is None]
+    published = page_defects(framework_name)
     for name in check_names(probes=False):
         result = outcomes[name]
-        if name in ("exact", "self_consistency") or (name == "second_order" and not caps["higher_order"]):
+        if (
+            name == "exact"
+            or (name == "self_consistency" and not unidentified)
+            or (name == "second_order" and not caps["higher_order"])
+        ):
             # floats only; every extra op is identified; no second order to judge
             assert result.status == "not_applicable", name
             continue
         assert result.judged > 0, name
-        if name == "extra_ops":  # the framework's functions: only defects its page reports
-            published = page_defects(framework_name)
-            found = {(f.kind, f.op) for f in result.findings if f.kind in DEFECT_KINDS}
-            # a framework without a page (JAX: see docs/frameworks/index.md) is judged, not compared
-            assert published is None or found <= published, found - published
+        found = {(f.kind, f.op) for f in result.findings if f.kind in DEFECT_KINDS}
+        if published is None:  # a framework without a page (see docs/frameworks/index.md): judged
             continue
-        assert result.status == "passed", (name, [f.summary for f in result.findings])
+        # only defects the framework's page reports, each confirmed there with its reproducer
+        assert found <= published, (name, found - published)
+        assert result.status == ("failed" if found else "passed"), (
+            name,
+            [f.summary for f in result.findings],
+        )
     assert outcomes["edge_points"].judged > 0
 
 
@@ -264,7 +314,9 @@ def test_a_gradient_differentiates_again_with_respect_to_every_leaf_not_only_its
 
 
 # ---------------------------------------------------------------------- a framework not installed
-@pytest.mark.parametrize(("module", "framework"), [("jax", "JAX"), ("mygrad", "MyGrad")])
+@pytest.mark.parametrize(
+    ("module", "framework"), [("jax", "JAX"), ("mygrad", "MyGrad"), ("tinygrad", "tinygrad")]
+)
 def test_a_missing_framework_is_named_with_the_extra_that_installs_it(module, framework):
     out = run_snippet(
         f"import sys\nsys.modules[{module!r}] = None\nimport autograd.testing.adapters.{module}\n"

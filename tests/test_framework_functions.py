@@ -13,9 +13,11 @@ import torch
 from autograd.testing import resolve_engine, run_check
 from autograd.testing.adapters import TorchFloat64
 from autograd.testing.adapters.common import function
+from autograd.testing.adapters.hips import HIPS_FUNCTIONS, hips_float64
 from autograd.testing.adapters.jax import JAX_FUNCTIONS, jax_float64
 from autograd.testing.adapters.mygrad import MYGRAD_FUNCTIONS, mygrad_float64
 from autograd.testing.adapters.pytorch import TORCH_SOURCES, torch_float64, torch_functions
+from autograd.testing.adapters.tinygrad import TINYGRAD_FUNCTIONS, tinygrad_float64
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.identify import extra_ops
 
@@ -23,7 +25,11 @@ FRAMEWORKS = {
     "torch": (torch_float64, torch_functions()),
     "jax": (jax_float64, JAX_FUNCTIONS),
     "mygrad": (mygrad_float64, MYGRAD_FUNCTIONS),
+    "tinygrad": (tinygrad_float64, TINYGRAD_FUNCTIONS),
+    "hips": (hips_float64, HIPS_FUNCTIONS),
 }
+#: the module a framework's reproducers import, where it is not the framework's name
+IMPORTED_AS = {"hips": "autograd"}
 
 
 @pytest.mark.parametrize("name", sorted(FRAMEWORKS))
@@ -97,20 +103,32 @@ def test_a_function_source_names_a_module_path_and_fixes_its_literal_keywords():
 
 @pytest.mark.parametrize("name", sorted(FRAMEWORKS))
 def test_a_standalone_reproducer_imports_only_its_framework_and_prints_value_and_gradients(name):
-    adapter, _ = FRAMEWORKS[name]
+    adapter, functions = FRAMEWORKS[name]
     x0, x1, x2 = 0.5, 1.5, 2.0
-    program = adapter.standalone("(x0 * x1).atan2(x2).exp() + x0.sin()", [("x0", x0), ("x1", x1), ("x2", x2)])
+    u = x0 * x1
+    if "atan2" in functions:  # by hand: d atan2(u, v) = (v du - u dv) / (u^2 + v^2)
+        binary, inner = "atan2", math.atan2(u, x2)
+        du, dv = x2 / (u * u + x2 * x2), -u / (u * u + x2 * x2)
+    else:  # tinygrad has no atan2: d logaddexp(u, v) = (e^u du + e^v dv) / (e^u + e^v)
+        binary, inner = "logaddexp", math.log(math.exp(u) + math.exp(x2))
+        du, dv = math.exp(u) / (math.exp(u) + math.exp(x2)), math.exp(x2) / (math.exp(u) + math.exp(x2))
+    program = adapter.standalone(
+        f"(x0 * x1).{binary}(x2).exp() + x0.sin()", [("x0", x0), ("x1", x1), ("x2", x2)]
+    )
     imported = set(re.findall(r"^import ([\w.]+)", program, flags=re.MULTILINE))
-    assert {module.partition(".")[0] for module in imported} <= {name, "functools"}, imported
-    ran = subprocess.run([sys.executable, "-I", "-c", program], capture_output=True, text=True, timeout=300)
+    assert {module.partition(".")[0] for module in imported} <= {IMPORTED_AS.get(name, name), "functools"}, (
+        imported
+    )
+    # isolated (-I), or in the directory a framework installed apart runs from (nothing else on the path)
+    where = getattr(adapter, "standalone_directory", None)
+    command = [sys.executable, *(["-I"] if where is None else []), "-c", program]
+    ran = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=where)
     assert ran.returncode == 0, ran.stderr
     printed = re.fullmatch(r"value (\S+) gradient \[(.+)\]", ran.stdout.strip())
     value, grads = float(printed[1]), [float(g) for g in printed[2].split(", ")]
-    # by hand: f = exp(atan2(x0 x1, x2)) + sin(x0); d atan2(u, v) = (v du - u dv) / (u^2 + v^2)
-    u = x0 * x1
-    e = math.exp(math.atan2(u, x2))
-    q = u * u + x2 * x2
-    expected = [e * x2 * x1 / q + math.cos(x0), e * x2 * x0 / q, -e * u / q]
+    # f = exp(g(x0 x1, x2)) + sin(x0)
+    e = math.exp(inner)
+    expected = [e * du * x1 + math.cos(x0), e * du * x0, e * dv]
     assert value == pytest.approx(e + math.sin(x0), rel=1e-15)
     assert grads == pytest.approx(expected, rel=1e-14)
 
