@@ -9,8 +9,9 @@ each seen through 0-d ``float64`` scalars, one module a framework:
 * :mod:`~autograd.testing.adapters.jax`: ``--adapter autograd.testing.adapters.jax:jax_float64``
   (importing the module imports JAX and enables its float64);
 * :mod:`~autograd.testing.adapters.mygrad`: ``--adapter autograd.testing.adapters.mygrad:mygrad_float64``;
-* :mod:`~autograd.testing.adapters.tinygrad`: ``--adapter autograd.testing.adapters.tinygrad:tinygrad_float64``
-  (on tinygrad's PYTHON device, which needs no compiler);
+* :mod:`~autograd.testing.adapters.tinygrad`:
+  ``--adapter autograd.testing.adapters.tinygrad:tinygrad_float64`` (on tinygrad's PYTHON device,
+  which needs no compiler);
 * :mod:`~autograd.testing.adapters.hips`: ``--adapter autograd.testing.adapters.hips:hips_float64``
   (HIPS autograd, installed apart: its import name is this package's; ``HIPS_AUTOGRAD`` names where).
 
