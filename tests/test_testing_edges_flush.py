@@ -8,6 +8,7 @@ moved operand is 1.5 (``ops.PARTNER``).
 """
 
 import math
+import re
 
 import pytest
 
@@ -164,6 +165,8 @@ def test_a_value_off_where_the_exact_result_is_the_smallest_normal_number_is_a_d
         f"Fraction(3, 2) / x at x = {1.5 * 2.0**1022!r}: value 0.0, expected {SMALLEST_NORMAL!r}",
     ):
         assert at in wrong.summary, wrong.summary
+    # the finding carries the point its summary names first (the flush rule and reports read it)
+    assert wrong.point == (float(re.search(r" at x = (\S+?): value", wrong.summary)[1]),)
 
 
 # ---------------------------------------------------------------------- a point no reference settles
