@@ -134,7 +134,6 @@ class Judge:
         from autograd.testing.ops.catalogue import known
 
         self.engine, self.names, self.kind = resolve_engine(adapter=adapter), names, finding["kind"]
-        self.expr = expr
         self.code = compile(expr, "<finding>", "eval")  # ours: an expression that does not parse propagates
         found = (finding.get("severity") or {}).get("relative_error")
         self.threshold = 1e-3 if found is None else min(max(found / 16, 16 * 2.0**-52), 1e-3)
@@ -148,8 +147,7 @@ class Judge:
             else "off"
         )
         self.symbols = sympy.symbols(names, real=True)
-        method, _, row = finding["op"].rpartition("~")
-        row = method if row == "?" else row  # not identified: judged as the function it is named
+        method, row = finding["op"].rpartition("~")[0], row_of(finding["op"])
         specs = {}
         for name in set(re.findall(r"\.(\w+)\(", expr)):
             spec = known(row) if name == method else OPS[name] if name in OPS else known(name)

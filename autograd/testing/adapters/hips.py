@@ -42,9 +42,9 @@ def _ours(name: str) -> bool:
 
 
 def load_hips(directory: str | Path) -> Any:
-    """HIPS autograd, imported from ``directory`` with its ``numpy``, ``scipy.special`` and ``extend``, its
-    modules renamed ``hips_autograd.*``; this package's ``autograd`` modules are put back as they
-    were, whatever happens."""
+    """HIPS autograd, imported from ``directory`` with its ``numpy``, ``scipy.special`` and
+    ``extend``, its modules renamed ``hips_autograd.*``; this package's ``autograd`` modules are
+    put back as they were, whatever happens."""
     directory = str(Path(directory).resolve())
     if not (Path(directory) / "autograd" / "__init__.py").is_file():
         raise ModuleNotFoundError(
@@ -102,9 +102,14 @@ _TABLE_SOURCES = {
 }
 
 
+def _here(source: str) -> str:
+    """``source`` (``autograd.numpy.sinh``) as this process names it (``hips_autograd.numpy.sinh``)."""
+    return _NAME + source.removeprefix("autograd")
+
+
 def _resolved(sources: dict[str, str]) -> dict[str, Callable[..., Any]]:
     """Each source resolved in this process, where HIPS autograd is ``hips_autograd``."""
-    return {name: function(_NAME + source.removeprefix("autograd")) for name, source in sources.items()}
+    return {name: function(_here(source)) for name, source in sources.items()}
 
 
 HIPS_FUNCTIONS: dict[str, Callable[..., Any]] = _resolved(HIPS_SOURCES)
@@ -139,10 +144,8 @@ class HipsFloat64(RecordedAdapter):
         adapter does, and prints its value and gradients (one ``autograd.grad`` over every leaf)."""
         # resolved here, where HIPS autograd is hips_autograd (autograd is this package), then
         # written under its own name
-        sources = {**_TABLE_SOURCES, **HIPS_SOURCES}
-        binds, call = standalone_lines(
-            expr, {k: _NAME + v.removeprefix("autograd") for k, v in sources.items()}
-        )
+        sources = {name: _here(source) for name, source in {**_TABLE_SOURCES, **HIPS_SOURCES}.items()}
+        binds, call = standalone_lines(expr, sources)
         binds = [b.replace(_NAME, "autograd") for b in binds]
         names = ", ".join(n for n, _ in leaves)
         head = ["import autograd", "import autograd.numpy"]
