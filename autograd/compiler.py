@@ -637,13 +637,15 @@ def _bw_pow(e: _Emitter, node: Value, g: str) -> list[str]:
     a, c = node._a, node._b.data
     if c == 0:
         return []
-    return [e.give(a, f"{g} * {e.literal(c, f'k_pow{len(e.namespace)}')} * {_pow_call(e, e.val(a), c - 1)}")]
+    # (the partial first, as the engine's rule: the same rounding, and no inf * 0 where it underflows)
+    k = e.literal(c, f"k_pow{len(e.namespace)}")
+    return [e.give(a, f"{g} * ({k} * {_pow_call(e, e.val(a), c - 1)})")]
 
 
 def _bw_value_pow(e: _Emitter, node: Value, g: str) -> list[str]:
     a, b = node._a, node._b
     x, y = e.val(a), e.val(b)
-    return [e.give(a, f"{g} * {y} * _pow({x}, {y} - 1)"), e.give(b, f"{g} * {e.val(node)} * _log({x})")]
+    return [e.give(a, f"{g} * ({y} * _pow({x}, {y} - 1))"), e.give(b, f"{g} * ({e.val(node)} * _log({x}))")]
 
 
 def _share(emit: Emit, i: int) -> Emit:

@@ -509,7 +509,7 @@ def _pow_back(out: Value) -> None:
     a, exponent = out._a, out._b  # the exponent is a constant: it gets no gradient
     c = exponent.data
     if c != 0:  # d(x**0)/dx = 0 everywhere, including at x = 0
-        a.grad += out.grad * c * _pow(a.data, c - 1)
+        a.grad += out.grad * (c * _pow(a.data, c - 1))
 
 
 def _pow_back_graph(out: Value) -> None:
@@ -517,19 +517,21 @@ def _pow_back_graph(out: Value) -> None:
     # to be built, because its own derivative (the second one) is infinite
     a, c = out._a, out._b.data
     if c != 0:
-        _give(a, out.grad * c * a ** (c - 1))
+        _give(a, out.grad * (c * a ** (c - 1)))
 
 
 def _value_pow_back(out: Value) -> None:
     a, b = out._a, out._b
-    a.grad += out.grad * b.data * _pow(a.data, b.data - 1)
-    b.grad += out.grad * out.data * math.log(a.data)
+    # the partial first, then the incoming gradient: b * a ** (b - 1) is 0 where a ** (b - 1)
+    # underflows, and a huge gradient times a huge b would overflow first (inf * 0: nan)
+    a.grad += out.grad * (b.data * _pow(a.data, b.data - 1))
+    b.grad += out.grad * (out.data * math.log(a.data))
 
 
 def _value_pow_back_graph(out: Value) -> None:
     a, b = out._a, out._b
-    _give(a, out.grad * b * a ** (b - 1))
-    _give(b, out.grad * out * a.log())
+    _give(a, out.grad * (b * a ** (b - 1)))
+    _give(b, out.grad * (out * a.log()))
 
 
 # A number an op meets (the 2 in ``x * 2``, ``2 * x`` and ``2 ** x``) is wrapped
@@ -610,7 +612,8 @@ def _rdiv_back(out: Value) -> None:
 
 def _rdiv_back_graph(out: Value) -> None:
     x = out._b
-    _give(x, -(out.grad * out / x))
+    if out._a.data != 0:  # 0 / x is 0 for every x: its derivatives too (that of -(0/x)/x holds 1/x)
+        _give(x, -(out.grad * out / x))
 
 
 def _rpow_back(out: Value) -> None:
