@@ -47,6 +47,7 @@ PLANTED = {
     "extra_ops": ("extra_factor", "wrong_gradient", "sin~sin", "", 10, None),
     "self_consistency": ("extra_factor", "wrong_gradient", "bump~?", "shrinks like h, not h^2", 10, None),
     "out_of_domain": ("clamped_log", "accepts_invalid", "log", "returns a finite number", 5, None),
+    "edge_second_order": ("planted_edge_second_order", "crash", "div", "second derivatives", 5, None),
     "nested": ("perturbation_confusion", "wrong_gradient", None, "perturbation confusion", 10, None),
     "memory": ("leaking_registry", "memory_leak", None, "never freed", 5, None),
     "time": ("exponential_backward", "exponential_time", None, "backward time", 5, None),

@@ -14,8 +14,8 @@ from autograd.testing.findings import Finding, outcome
 # machine, higher order, the extra ops, then the probes (cheap facts first, slow ones last)
 REPORT_ORDER = [
     "ops", "exact", "symbolic", "forward", "linearity", "build_order", "chain_sweep", "mlp", "stateful",
-    "second_order", "extra_ops", "self_consistency", "support", "edge_points", "out_of_domain", "bad_inputs",
-    "conventions", "determinism", "depth", "nested", "memory", "time",
+    "second_order", "extra_ops", "self_consistency", "support", "edge_points", "out_of_domain",
+    "edge_second_order", "bad_inputs", "conventions", "determinism", "depth", "nested", "memory", "time",
 ]  # fmt: skip
 
 

@@ -62,6 +62,18 @@ def engine_copy(name: str) -> ModuleType:
     return module
 
 
+def with_graph_rule(name: str, twin: str, rule) -> ModuleType:
+    """A copy of the engine (named ``name``) whose graph-mode rule ``twin`` (``"_mul_back_graph"``)
+    is ``rule(engine, out)`` instead, for every op that used it."""
+    module = engine_copy(name)
+    old = getattr(module, twin)
+    for key, used in list(module._GRAPH_RULES.items()):
+        if used is old:
+            module._GRAPH_RULES[key] = lambda out: rule(module, out)
+    module.Value.__module__ = name
+    return module
+
+
 def wrong_engine(op: str, factor) -> ModuleType:
     """A copy of the engine whose rule for ``op`` scales every gradient it sends by ``factor``."""
     module = engine_copy(f"wrong_{op}_engine")

@@ -11,6 +11,7 @@ One module a probe (its docstring says what it asks and what counts as a defect)
     probe (name in the report)       module            finds
     support                          support.py        ops and number types the engine lacks (facts)
     edge_points, out_of_domain       edges.py          each op at the edges of its domain, and outside
+    edge_second_order                curvature.py      each op's second derivatives at those edges
     bad_inputs                       bad_inputs.py     garbage data accepted without an error
     conventions                      conventions.py    what a second backward() does, relu'(0) (facts)
     determinism                      determinism.py    different bits across runs and hash seeds
@@ -34,6 +35,7 @@ from autograd.testing.checks.registry import probe
 from autograd.testing.findings import CheckOutcome
 from autograd.testing.probes.bad_inputs import probe_bad_inputs
 from autograd.testing.probes.conventions import probe_conventions
+from autograd.testing.probes.curvature import probe_edge_second_order
 from autograd.testing.probes.depth import probe_depth
 from autograd.testing.probes.determinism import probe_determinism
 from autograd.testing.probes.edges import probe_edge_points, probe_out_of_domain
@@ -49,6 +51,7 @@ __all__ = [
     "probe_depth",
     "probe_determinism",
     "probe_edge_points",
+    "probe_edge_second_order",
     "probe_memory",
     "probe_nested",
     "probe_out_of_domain",
@@ -61,6 +64,7 @@ PROBES: dict[str, Callable[..., CheckOutcome]] = {
     "support": probe_support,
     "edge_points": probe_edge_points,
     "out_of_domain": probe_out_of_domain,
+    "edge_second_order": probe_edge_second_order,
     "bad_inputs": probe_bad_inputs,
     "conventions": probe_conventions,
     "determinism": probe_determinism,
