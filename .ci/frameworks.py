@@ -104,6 +104,11 @@ def expression_of(summary: str) -> tuple[str, list[tuple[str, float]]] | None:
     return found["expr"], leaves
 
 
+def order_of(finding: dict[str, Any]) -> int:
+    """2 for a finding of the second derivatives at the edges, else 1."""
+    return 2 if finding["check"] == "edge_second_order" else 1
+
+
 def row_of(op: str) -> str:
     """The catalogue row (or table op) a finding's op names: ``celu~elu`` -> ``elu``; a function
     the audit did not identify (``acos~?``) by its own name."""
@@ -134,6 +139,7 @@ class Judge:
         from autograd.testing.ops.catalogue import known
 
         self.engine, self.names, self.kind = resolve_engine(adapter=adapter), names, finding["kind"]
+        self.order = order_of(finding)
         self.code = compile(expr, "<finding>", "eval")  # ours: an expression that does not parse propagates
         found = (finding.get("severity") or {}).get("relative_error")
         self.threshold = 1e-3 if found is None else min(max(found / 16, 16 * 2.0**-52), 1e-3)
@@ -156,10 +162,13 @@ class Judge:
             specs[name] = spec
         self.sym = _sympy(expr, specs, dict(zip(names, self.symbols, strict=True)))
         self.exprs = [self.sym, *(sympy.diff(self.sym, s) for s in self.symbols)]
+        if self.order == 2:  # every entry of the Hessian, both orders of a mixed partial
+            self.exprs = [self.sym, *(sympy.diff(self.sym, s, t) for s in self.symbols for t in self.symbols)]
         if any(e.has(sympy.Derivative) for e in self.exprs):
             raise ValueError(f"sympy has no closed form of the derivative of {expr}")
 
     def shows(self, point: list[float]) -> bool:
+        from autograd.testing.oracles.derivatives import derivatives_of
         from autograd.testing.oracles.reference import ReferenceUnresolved, certify
 
         try:
@@ -172,12 +181,23 @@ class Judge:
         from autograd.testing import boundary
 
         engine = self.engine
-        try:  # only the framework's calls are inside the boundary: a fault of ours propagates
+
+        def build() -> tuple[list[Any], list[Any], Any]:
             leaves = [engine.make(x) for x in point]
             names = dict(zip(self.names, leaves, strict=True))
             out = boundary.engine_call("forward", eval, self.code, {"Fraction": Fraction}, names)
-            engine.backward(out)
-            actual = [engine.data(out)] if self.kind == "wrong_value" else [engine.grad(v) for v in leaves]
+            return leaves, leaves, out  # a framework's gradients do not pass through interior .grad
+
+        try:  # only the framework's calls are inside the boundary: a fault of ours propagates
+            if self.order == 2:
+                found = derivatives_of(build, engine, len(point), 2)
+                actual = [found[index] for index in sorted(found)]
+            else:
+                leaves, _, out = build()
+                engine.backward(out)
+                actual = (
+                    [engine.data(out)] if self.kind == "wrong_value" else [engine.grad(v) for v in leaves]
+                )
         except boundary.EngineRaised:
             return self.kind == "crash"
         return any(self._off(float(a), float(r.value)) for a, r in zip(actual, wanted, strict=True))
@@ -296,7 +316,7 @@ def defect_report(fw: Framework, adapter: Any, finding: dict[str, Any]) -> dict[
     if parsed is None:
         return report
     expr, leaves = parsed
-    program = adapter.standalone(expr, leaves)
+    program = adapter.standalone(expr, leaves, order=order_of(finding))
     # python -c puts the directory it runs in first on the path: a framework installed apart runs
     # in its own (HIPS autograd's import name, autograd, is this package's too)
     where = getattr(adapter, "standalone_directory", None)
@@ -519,7 +539,7 @@ def pages(results: dict[str, dict[str, Any]]) -> dict[str, str]:
 
 
 #: The checks that judge the framework's functions (the part of an audit CI repeats with --check).
-FUNCTION_CHECKS = ("extra_ops", "edge_points", "out_of_domain")
+FUNCTION_CHECKS = ("extra_ops", "edge_points", "out_of_domain", "edge_second_order")
 
 
 def check(fw: Framework) -> list[str]:

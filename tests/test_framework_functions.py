@@ -133,6 +133,29 @@ def test_a_standalone_reproducer_imports_only_its_framework_and_prints_value_and
     assert grads == pytest.approx(expected, rel=1e-14)
 
 
+@pytest.mark.parametrize("name", sorted(FRAMEWORKS))
+def test_a_standalone_reproducer_of_second_order_prints_the_hessian(name):
+    adapter, _ = FRAMEWORKS[name]
+    x, y = 0.5, 1.5
+    if name == "mygrad":  # no second order: no such reproducer, said at once
+        with pytest.raises(ValueError, match="no second order"):
+            adapter.standalone("x * y", [("x", x), ("y", y)], order=2)
+        return
+    program = adapter.standalone("x.sin() * y", [("x", x), ("y", y)], order=2)
+    where = getattr(adapter, "standalone_directory", None)
+    command = [sys.executable, *(["-I"] if where is None else []), "-c", program]
+    ran = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=where)
+    assert ran.returncode == 0, ran.stderr
+    printed = re.fullmatch(
+        r"value (\S+) second derivatives \[\[(.+), (.+)\], \[(.+), (.+)\]\]", ran.stdout.strip()
+    )
+    assert printed, ran.stdout
+    # sin(x) y: d2/dx2 = -sin(x) y, d2/dx dy = cos(x), d2/dy2 = 0 (by hand)
+    expected = [-math.sin(x) * y, math.cos(x), math.cos(x), 0.0]
+    assert float(printed[1]) == pytest.approx(math.sin(x) * y, rel=1e-15)
+    assert [float(h) for h in printed.groups()[1:]] == pytest.approx(expected, rel=1e-14, abs=1e-300)
+
+
 def test_a_function_source_that_is_not_a_dotted_path_with_literal_keywords_is_refused_by_its_text():
     for bad in ("torch.nn.functional.gelu(x)", "(lambda x: x)", "torch.sin(**kw)", "nosuchmodule.sin"):
         with pytest.raises(ValueError, match=re.escape(repr(bad))):

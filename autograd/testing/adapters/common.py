@@ -16,7 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-__all__ = ["function", "function_syntax", "require", "standalone_lines", "tape_program", "with_functions"]
+__all__ = [
+    "derivatives_lines", "function", "function_syntax", "require", "standalone_lines", "tape_program",
+    "with_functions",
+]  # fmt: skip
 
 
 def require(module: str, framework: str, extra: str) -> Any:
@@ -123,22 +126,56 @@ def standalone_lines(expr: str, sources: Mapping[str, str]) -> tuple[list[str], 
 
 
 def tape_program(
-    head: Sequence[str], make: str, expr: str, leaves: Sequence[tuple[str, float]], sources: Mapping[str, str]
-) -> str:
-    """The reproducer of a framework with a tape (PyTorch, MyGrad): ``head`` (its import), each
-    leaf made by ``make`` (``{x}``: the number), ``expr`` computed as the framework writes it
-    (:func:`standalone_lines`), one backward pass, and the value and every leaf's gradient printed
-    (0.0 for a gradient the pass left unset)."""
+    head: Sequence[str], make: str, expr: str, leaves: Sequence[tuple[str, float]],
+    sources: Mapping[str, str], *, order: int = 1, create_graph: str = "create_graph=True",
+) -> str:  # fmt: skip
+    """The reproducer of a framework with a tape (PyTorch, MyGrad, tinygrad): ``head`` (its
+    import), each leaf made by ``make`` (``{x}``: the number), ``expr`` computed as the framework
+    writes it (:func:`standalone_lines`), one backward pass, and the value and every leaf's
+    gradient printed (0.0 for a gradient the pass left unset).  ``order=2``: the first pass with
+    ``create_graph`` (the framework's keyword; "" where gradients are always differentiable),
+    then one pass from each first derivative, and the second derivatives printed row by row."""
     binds, call = standalone_lines(expr, sources)
     names = ", ".join(n for n, _ in leaves)
+    read = f"[0.0 if v.grad is None else v.grad.item() for v in ({names},)]"
+    if order == 1:
+        passes = ["out.backward()", f"grads = {read}", "print('value', repr(out.item()), 'gradient', grads)"]
+    else:
+        passes = [
+            f"out.backward({create_graph})",
+            f"firsts = [v.grad for v in ({names},)]",
+            "rows = []",
+            "for g in firsts:",
+            f"    for v in ({names},):",
+            "        v.grad = None",
+            "    if g is not None and getattr(g, 'requires_grad', None) is not False:  # a constant: none",
+            "        g.backward()",
+            f"    rows.append({read})",
+            "print('value', repr(out.item()), 'second derivatives', rows)",
+        ]
     return "\n".join(
         [
             *head,
             *(b for b in binds if b not in head),
             *(f"{n} = {make.format(x=repr(x))}" for n, x in leaves),
             f"out = {call}",
-            "out.backward()",
-            f"grads = [0.0 if v.grad is None else v.grad.item() for v in ({names},)]",
-            "print('value', repr(out.item()), 'gradient', grads)",
+            *passes,
         ]
     )
+
+
+def derivatives_lines(grads: str, grad: str, order: int) -> list[str]:
+    """The end of a reproducer of a functional framework (JAX, HIPS autograd), once ``f`` and
+    ``args`` are defined: ``grads`` (the gradient function of ``f`` over every argument) called
+    and printed with the value; ``order=2``: ``grad`` (the framework's grad, by argument index)
+    taken of each first derivative, and the second derivatives printed row by row."""
+    if order == 1:
+        return [
+            f"grads = {grads}(*args)",
+            "print('value', repr(float(f(*args))), 'gradient', [float(g) for g in grads])",
+        ]
+    return [
+        "n = len(args)",
+        f"rows = [[float({grad}({grad}(f, i), j)(*args)) for j in range(n)] for i in range(n)]",
+        "print('value', repr(float(f(*args))), 'second derivatives', rows)",
+    ]

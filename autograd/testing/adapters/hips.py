@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from autograd.testing.adapters.common import function, standalone_lines
+from autograd.testing.adapters.common import derivatives_lines, function, standalone_lines
 from autograd.testing.adapters.recorded import Derivatives, Recorded, RecordedAdapter, operators, recorded_op
 
 __all__ = ["HIPS_FUNCTIONS", "HIPS_SOURCES", "HipsFloat64", "hips_float64", "load_hips"]
@@ -138,7 +138,7 @@ class HipsFloat64(RecordedAdapter):
         derivatives: Derivatives = hips_autograd.grad(f, argnums)
         return derivatives
 
-    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]]) -> str:
+    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]], order: int = 1) -> str:
         """A program importing only HIPS autograd (as ``autograd``, its own name) that computes
         ``expr`` (the harness's method syntax) at ``leaves`` (name, number) in NumPy float64 as the
         adapter does, and prints its value and gradients (one ``autograd.grad`` over every leaf)."""
@@ -156,8 +156,7 @@ class HipsFloat64(RecordedAdapter):
                 f"def f({names}):",
                 f"    return {call}",
                 f"args = [autograd.numpy.float64(x) for x in {[x for _, x in leaves]!r}]",
-                "grads = autograd.grad(f, tuple(range(len(args))))(*args)",
-                "print('value', repr(float(f(*args))), 'gradient', [float(g) for g in grads])",
+                *derivatives_lines("autograd.grad(f, tuple(range(len(args))))", "autograd.grad", order),
             ]
         )
 

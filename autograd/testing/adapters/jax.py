@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from autograd.testing.adapters.common import require, standalone_lines, with_functions
+from autograd.testing.adapters.common import derivatives_lines, require, standalone_lines, with_functions
 from autograd.testing.adapters.recorded import Derivatives, Recorded, RecordedAdapter, operators, recorded_op
 
 __all__ = ["JAX_FUNCTIONS", "JAX_SOURCES", "JaxFloat64", "Recorded", "jax_float64"]
@@ -88,7 +88,7 @@ class JaxFloat64(RecordedAdapter):
         derivatives: Derivatives = jax.grad(f, argnums=argnums)
         return derivatives
 
-    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]]) -> str:
+    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]], order: int = 1) -> str:
         """A program importing only JAX that computes ``expr`` (the harness's method syntax) at
         ``leaves`` (name, number) in float64 as the adapter does, and prints its value and
         gradients (one :func:`jax.grad` over every leaf)."""
@@ -103,8 +103,7 @@ class JaxFloat64(RecordedAdapter):
                 f"def f({names}):",
                 f"    return {call}",
                 f"args = [jax.numpy.asarray(x, dtype=jax.numpy.float64) for x in {[x for _, x in leaves]!r}]",
-                "grads = jax.grad(f, argnums=tuple(range(len(args))))(*args)",
-                "print('value', repr(float(f(*args))), 'gradient', [float(g) for g in grads])",
+                *derivatives_lines("jax.grad(f, argnums=tuple(range(len(args))))", "jax.grad", order),
             ]
         )
 

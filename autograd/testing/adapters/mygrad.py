@@ -59,10 +59,12 @@ class MygradFloat64:
     convention = "the output passed to backward (Tensor.backward)"
     ops: ClassVar[dict[str, Callable[..., Any]]] = {**with_functions(_TABLE_SOURCES), **MYGRAD_FUNCTIONS}
 
-    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]]) -> str:
+    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]], order: int = 1) -> str:
         """A program importing only MyGrad that computes ``expr`` (the harness's method syntax) at
         ``leaves`` (name, number) as the adapter does, and prints its value and gradients."""
         make = "mygrad.tensor({x}, dtype='float64')"
+        if order != 1:
+            raise ValueError(f"MyGrad has no second order: no reproducer of order {order}")
         return tape_program(["import mygrad"], make, expr, leaves, {**_TABLE_SOURCES, **MYGRAD_SOURCES})
 
     def make(self, x: Any) -> Any:

@@ -44,11 +44,13 @@ class TorchFloat64:
         """PyTorch's elementwise functions, by name (:func:`torch_functions`)."""
         return torch_functions()
 
-    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]]) -> str:
+    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]], order: int = 1) -> str:
         """A program importing only PyTorch that computes ``expr`` (the harness's method syntax) at
-        ``leaves`` (name, number) as the adapter does, and prints its value and gradients."""
+        ``leaves`` (name, number) as the adapter does, and prints its value and gradients (its
+        second derivatives: ``order=2``)."""
         make = "torch.tensor({x}, dtype=torch.float64, requires_grad=True)"
-        return tape_program(["import torch"], make, expr, leaves, {**_TABLE_SOURCES, **TORCH_SOURCES})
+        sources = {**_TABLE_SOURCES, **TORCH_SOURCES}
+        return tape_program(["import torch"], make, expr, leaves, sources, order=order)
 
     def make(self, x: Any) -> Any:
         return self.torch.tensor(x, dtype=self.torch.float64, requires_grad=True)

@@ -60,15 +60,17 @@ class TinygradFloat64:
         self.device, self.differentiable = device, False
         self.name = f"tinygrad (0-d float64 tensors, {device} device)"
 
-    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]]) -> str:
+    def standalone(self, expr: str, leaves: Sequence[tuple[str, float]], order: int = 1) -> str:
         """A program importing only tinygrad that computes ``expr`` (the harness's method syntax)
         at ``leaves`` (name, number) on the adapter's device as the adapter does, and prints its
-        value and gradients."""
+        value and gradients (its second derivatives: ``order=2``; tinygrad's gradients are
+        always differentiable, its backward takes no create_graph)."""
         make = (
             "tinygrad.Tensor([{x}], dtype=tinygrad.dtypes.float64, "
             f"device={self.device!r}).reshape(()).realize()"
         )
-        return tape_program(["import tinygrad"], make, expr, leaves, {**_TABLE_SOURCES, **TINYGRAD_SOURCES})
+        sources = {**_TABLE_SOURCES, **TINYGRAD_SOURCES}
+        return tape_program(["import tinygrad"], make, expr, leaves, sources, order=order, create_graph="")
 
     def make(self, x: Any) -> Any:
         # a one-element buffer, realized: a constant would be folded into every program compiled
