@@ -12,7 +12,13 @@ from autograd import Value
 from autograd.testing import run_check
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.oracles.definition_differences import second_difference
-from tests.engines import flushes_subnormals_higher, planted_edge_second_order, planted_second_order
+from tests.engines import (
+    exp_second_order_breaks,
+    exp_without_second_order,
+    flushes_subnormals_higher,
+    planted_edge_second_order,
+    planted_second_order,
+)
 
 
 def test_our_engine_has_no_defect_in_its_second_derivatives_at_the_edges():
@@ -71,3 +77,18 @@ def test_second_differences_shrink_their_step_inside_the_domain():
     # log at 5e-324: the steps are relative to the operand, so x - 2h stays positive; -1/x**2
     found = second_difference("log", (5e-324,), None, 0, 0, wanted=1e640)
     assert found is not None and abs(found.value * Fraction(5e-324) ** 2 + 1) < 1e-9
+
+
+def test_an_op_whose_second_derivative_is_not_implemented_is_unsupported_once():
+    outcome = run_check("edge_second_order", exp_without_second_order.Value)
+    exp = [f for f in outcome.findings if f.op == "exp"]
+    assert [f.kind for f in exp] == ["unsupported"]
+    assert "no second derivatives" in exp[0].summary and "not implemented" in exp[0].summary
+
+
+def test_an_op_whose_second_derivative_breaks_everywhere_is_a_crash():
+    outcome = run_check("edge_second_order", exp_second_order_breaks.Value)
+    exp = [f for f in outcome.findings if f.op == "exp"]
+    crashes = [f for f in exp if f.kind == "crash"]
+    assert crashes and "AttributeError" in crashes[0].actual
+    assert not [f for f in exp if f.kind == "unsupported"]

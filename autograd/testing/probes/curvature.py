@@ -54,6 +54,8 @@ from autograd.testing.verdicts import Vote, merge, second_vote
 __all__ = ["probe_edge_second_order"]
 
 NAME = "edge_second_order"
+#: What the summary of a point whose second-order pass raised says after the point.
+RAISED = ": second derivatives: "
 #: The check of a finding that follows from flushed subnormals (before the probe gathers them).
 FLUSHED = "flushed"
 #: The second method: named in every finding it confirms or cannot.
@@ -165,7 +167,7 @@ def _judge_point(eng: Engine, point: EdgePoint, flushed: bool) -> tuple[bool, li
     except EngineRaised as raised:
         if _first_order_raises(eng, graph):  # the edge_points probe reports it, at first order
             return False, []
-        summary = f"{label}: second derivatives: {raised.stage} raises {error_line(raised.exc)}"
+        summary = f"{label}{RAISED}{raised.stage} raises {error_line(raised.exc)}"
         if len(exact.judged) < exact.entries:  # some exact entry is not a finite float: the engine may say so
             return True, [Finding("convention", NAME, f"range limit: {summary}", spec.name)]
         if flushed and exact.subnormal:  # a subnormal operand or result, flushed: the engine-wide fact
@@ -293,7 +295,7 @@ def probe_edge_second_order(engine: Any, *, examples: int = 30, seed: int = 0) -
                 no_closed_form.append(OPS[name].label)
                 continue
             of_op: list[tuple[float, Finding]] = []
-            points = crashed = 0
+            points = raised = 0
             for const in consts:
                 for point in edge_points(name, const):
                     if not point.check_gradient:
@@ -301,14 +303,14 @@ def probe_edge_second_order(engine: Any, *, examples: int = 30, seed: int = 0) -
                     was_judged, findings = _judge_point(eng, point, flushed is not None)
                     judged += was_judged
                     points += was_judged
-                    crashed += any(f.kind == "crash" for f in findings)
+                    raised += any(RAISED in f.summary for f in findings)
                     consequences += [f for f in findings if f.check == FLUSHED]
                     of_op += [(_extremeness(point), f) for f in findings if f.check != FLUSHED]
-            if points and crashed == points:  # at every point, the plainest too: it has no second order
-                first = next(f for _, f in of_op if f.kind == "crash")
-                summary = (
-                    f"no second derivatives: at each of its {points} points {first.summary.split(': ', 1)[1]}"
-                )
+            crashes = [f for _, f in of_op if f.kind == "crash"]
+            if crashes and raised == points and all(map(_says_missing, crashes)):  # a missing feature
+                first = crashes[0]
+                how = first.summary.split(RAISED, 1)[1]
+                summary = f"no second derivatives: at each of its {points} points {how}"
                 of_op = [(0.0, Finding("unsupported", NAME, summary, first.op))]
             found += [(x, len(found) + k, f) for k, (x, f) in enumerate(of_op)]
         findings = _fold([f for _, _, f in sorted(found)])
@@ -326,6 +328,14 @@ def probe_edge_second_order(engine: Any, *, examples: int = 30, seed: int = 0) -
         )  # fmt: skip
 
     return _with_extras(eng, run)  # type: ignore[no-any-return]
+
+
+def _says_missing(crash: Finding) -> bool:
+    """Whether an error says the feature is missing (NotImplementedError, "... is not implemented",
+    "not supported"): raised at every point of an op, the plainest too, it has no second order.
+    Any other error at every point is a crash at every point."""
+    error = crash.actual.lower()
+    return error.startswith("notimplementederror") or "not implemented" in error or "not supported" in error
 
 
 def _flush_fact(how: str | None, consequences: list[Finding]) -> Finding:
