@@ -5,23 +5,28 @@
     each op it has at the edge points of ``edge_points``
     (:func:`~autograd.testing.probes.regions.edge_points`, those whose gradient is judged):
     every entry of the engine's Hessian of the op alone against sympy's second partial,
-    certified (:func:`~autograd.testing.oracles.reference.certify`), within the tolerance
-    derived for a graph of that one op
-    (:func:`~autograd.testing.oracles.hessian_bound.hessian_tolerances`).
+    certified (:func:`~autograd.testing.oracles.reference.certify`), within the bound of
+    :func:`~autograd.testing.oracles.hessian_bound.hessian_tolerances` for a graph of that one
+    op, computed from certified magnitudes (:func:`_tolerance`).
 
     - An entry whose exact value is not a finite float (a pole, or beyond the largest float)
       is not judged; where the engine raises there, it is a range limit (a ``convention``).
-      Elsewhere an exception is a ``crash``.
-    - An entry off beyond its tolerance is ``wrong_gradient`` only when certified second
+      Elsewhere an exception is a ``crash``, unless it is raised at every point of the op and
+      says the feature is missing: then the op has no second order (``unsupported``).  A point
+      whose value or first derivatives already raise is the ``edge_points`` probe's.
+    - An entry off beyond its bound is ``wrong_gradient`` only when certified second
       differences of the op's definition
       (:func:`~autograd.testing.oracles.definition_differences.second_difference`) confirm
       it: they reject the engine's number and agree with sympy's; ``inconclusive`` when they
-      do not settle, or do not confirm.
-    - A point whose reference cannot be certified, or whose tolerance cannot be derived, is
-      ``inconclusive``.
+      do not settle, or do not confirm.  Where the op's own value is below the normal range
+      an engine may form its second derivatives from that rounded value: a range limit.
+    - On an engine that flushes subnormals, a disagreement at a point with a subnormal operand,
+      value or partial, or of a second partial near the bottom of the normal range
+      (:data:`FLUSH_REACH`), is one more consequence of that one fact.
+    - A point whose reference cannot be certified is ``inconclusive``.
 
-An engine of another precision is judged at its operands rounded to it, with its rounding
-(the tolerance scaled from float64's); an entry beyond its range is not judged.
+An engine of another precision is judged at its operands rounded to it, with its rounding; an
+entry beyond its range is not judged.
 """
 
 from __future__ import annotations
@@ -132,6 +137,8 @@ def _exact(point: EdgePoint, args: tuple[float, ...], precision: str) -> _Exact:
     """Raises :class:`ReferenceUnresolved` when the point's reference cannot be certified."""
     spec, exprs = OPS[point.op], _expressions(point.op, len(args), point.const)
     value, firsts, seconds = exprs.parts(certify(exprs.symbols, exprs.all, args))
+    if not value.defined:  # operands rounded to the engine's precision onto a pole: nothing to judge
+        return _Exact({}, len(seconds), underflows=False, subnormal=False)
     low, top = PRECISION_RANGES[precision]
     partial_err = float(spec.partial_err(list(args), point.const, float(value)))
     judged = {}
