@@ -298,7 +298,7 @@ _BUGS = [
         "pow's rule uses x**c instead of x**(c - 1)",
         broken_engine(
             "pow_exponent",
-            [("a.grad += out.grad * c * _pow(a.data, c - 1)", "a.grad += out.grad * c * _pow(a.data, c)")],
+            [("a.grad += out.grad * (c * _pow(a.data, c - 1))", "a.grad += out.grad * (c * _pow(a.data, c))")],
         ),
     ),
     Bug(
@@ -392,7 +392,7 @@ _BUGS = [
         "pow's graph-mode rule computes x ** (c - 1) on numbers: d2(x**3)/dx2 comes out 0",
         broken_engine(
             "pow_twin_data",
-            [("_give(a, out.grad * c * a ** (c - 1))", "_give(a, out.grad * c * _pow(a.data, c - 1))")],
+            [("_give(a, out.grad * (c * a ** (c - 1)))", "_give(a, out.grad * (c * _pow(a.data, c - 1)))")],
         ),
     ),
     Bug(
