@@ -1,0 +1,95 @@
+"""``second_difference``: certified difference quotients of an op's definition, held to quotients
+worked by hand.
+
+For exp the quotient is closed: with step ``2h`` on the diagonal,
+``D(h) = (e^(x+2h) - 2 e^x + e^(x-2h)) / (4 h^2) = e^x (sinh(h) / h)^2``, and the steps are
+``h_n = 2^(e - 20 - 12 n)`` where ``x = m 2^e`` with ``1/2 <= m < 1`` (``e = 0`` at 0): so each
+value, spread and step count below is computed here from that formula, in mpmath at 400 bits.
+The certified quotients are intervals' midpoints at 128 bits or more: a spread of 1e-34 beside a
+quotient of 1 is known to a few parts in 1e8 (to 1e-3 here; a wrong step moves it by 4 or more).
+"""
+
+import math
+import operator
+
+import mpmath
+import sympy
+
+from autograd.testing.ops import Call, OpSpec, known, registered
+from autograd.testing.oracles.definition_differences import second_difference
+
+mpmath.mp.prec = 400
+
+
+def exp_quotient(x, exponent, n):
+    """D(h_n) of exp at x (``exponent``: e of x = m 2^e)."""
+    h = mpmath.mpf(2) ** (exponent - 20 - 12 * n)
+    return mpmath.exp(mpmath.mpf(x)) * (mpmath.sinh(h) / h) ** 2
+
+
+def test_at_0_the_step_starts_at_2_to_the_minus_20_and_shrinks_by_2_to_the_12():
+    # D(h_n) - 1 = h_n^2 / 3 + ...: successive spreads 2^-40/3, 2^-64/3, 2^-88/3, 2^-112/3; the
+    # first within 1e-30 is the fourth, D(h_4) - D(h_3), at the fifth step
+    found = second_difference("exp", (0.0,), None, 0, 0, wanted=1e-30)
+    spread = exp_quotient(0, 0, 3) - exp_quotient(0, 0, 4)
+    assert found is not None and found.steps == 5
+    assert math.isclose(float(found.spread), float(spread), rel_tol=1e-3)
+    assert math.isclose(float(found.value), 1.0, rel_tol=1e-15)
+    assert 6.4e-35 < float(spread) < 6.5e-35  # 2^-112 / 3 = 6.42e-35
+
+
+def test_at_1_the_step_is_relative_to_the_operand():
+    # 1 = 2^-1 * 2^1: h_n = 2^(-19 - 12 n); spreads e 2^-38/3, e 2^-62/3, e 2^-86/3 = 1.2e-26 <= 1e-20
+    found = second_difference("exp", (1.0,), None, 0, 0, wanted=1e-20)
+    assert found is not None and found.steps == 4
+    spread = exp_quotient(1, 1, 2) - exp_quotient(1, 1, 3)
+    assert math.isclose(float(found.spread), float(spread), rel_tol=1e-9)
+    assert math.isclose(float(found.value), float(exp_quotient(1, 1, 3)), rel_tol=1e-15)
+    # within 1e-30 it takes one step more: the spread is what the caller wants, however relatively small
+    found = second_difference("exp", (1.0,), None, 0, 0, wanted=1e-30)
+    spread = exp_quotient(1, 1, 3) - exp_quotient(1, 1, 4)
+    assert found is not None and found.steps == 5
+    assert math.isclose(float(found.spread), float(spread), rel_tol=1e-3)
+
+
+def test_quotients_that_never_come_within_what_the_caller_wants_do_not_settle():
+    # at 1 no two quotients of exp are equal: a spread of 0 is never reached
+    assert second_difference("exp", (1.0,), None, 0, 0, wanted=0) is None
+
+
+def test_quotients_that_differ_relatively_do_not_settle_however_close_they_are():
+    # x^4 at 0: D(h) = ((2h)^4 + (-2h)^4) / (4 h^2) = 8 h^2, each quotient 2^-24 of the one before:
+    # they differ by 8 h^2 (1 - 2^-24), within 1 of each other, but never within 2^-20 of their size
+    assert second_difference("powc", (0.0,), 4, 0, 0, wanted=1) is None
+
+
+def test_a_spread_of_exactly_one_is_still_relatively_too_far():
+    # K x^4 with K = 2^61 / (2^24 - 1): D(h) = 8 K h^2, and from h = 2^-20 to 2^-32 the quotient
+    # moves by 8 K (2^-40 - 2^-64) = 1 exactly, while the quotients themselves are about 1
+    k = sympy.Rational(2**61, 2**24 - 1)
+    quartic = OpSpec(
+        "test_scaled_quartic", 1, Call(operator.pow, ("v0",), numbers=(4,)), lambda s, c: k * s[0] ** 4,
+        lambda x, c: float(k) * x[0] ** 4, lambda n, c: f"K * {n[0]} ** 4",
+    )  # fmt: skip
+    with registered(quartic):
+        assert second_difference("test_scaled_quartic", (0.0,), None, 0, 0, wanted=1) is None
+
+
+def test_steps_that_leave_the_domain_are_shrunk_until_they_stay_inside():
+    # acosh at x = 1 + 2^-52 (m 2^1): h_n = 2^(-19 - 12 n), and x - 2 h_n < 1 for n = 0, 1, 2; from
+    # n = 3 on, the quotients of acosh ~ sqrt(2 (x - 1)) move relatively by about (2 h / (x - 1))^2 / 3:
+    # 2^-6, then 2^-30 from n = 4 to n = 5: the sixth step, within 1e-6 of acosh'' = -x / (x^2 - 1)^1.5
+    x = 1 + 2.0**-52
+    with registered(known("acosh")):
+        found = second_difference("acosh", (x,), None, 0, 0, wanted=1e17)
+        assert second_difference("acosh", (1.0,), None, 0, 0, wanted=1e30) is None  # no step stays inside
+    exact = -mpmath.mpf(x) / (mpmath.mpf(x) ** 2 - 1) ** 1.5
+    assert found is not None and found.steps == 6
+    assert math.isclose(float(found.value), float(exact), rel_tol=1e-12)
+    assert 0 < float(found.spread) < 1e-6 * abs(float(exact))
+
+
+def test_mixed_second_differences_of_a_product_are_exact():
+    # (x + h)(y + h) - (x + h)(y - h) - (x - h)(y + h) + (x - h)(y - h) = 4 h^2: exactly 1 at once
+    found = second_difference("mul", (1e300, -3.0), None, 0, 1, wanted=0)
+    assert found is not None and (found.value, found.spread, found.steps) == (1, 0, 2)
