@@ -93,3 +93,21 @@ def test_mixed_second_differences_of_a_product_are_exact():
     # (x + h)(y + h) - (x + h)(y - h) - (x - h)(y + h) + (x - h)(y - h) = 4 h^2: exactly 1 at once
     found = second_difference("mul", (1e300, -3.0), None, 0, 1, wanted=0)
     assert found is not None and (found.value, found.spread, found.steps) == (1, 0, 2)
+
+
+def test_quotients_exactly_2_to_the_minus_20_of_the_larger_apart_agree():
+    # a x^2 + b x^4 at 0: D(h) = 2a + 8b h^2.  With 8b = 2^20 and 2a = 1 - 2^-24 - 2^-20, the first
+    # two quotients are D(2^-20) = 1 - 2^-24 and D(2^-32) = 1 - 2^-24 - 2^-20 + 2^-44: they differ by
+    # 2^-20 (1 - 2^-24), exactly 2^-20 of the larger: they agree, at the second step
+    a = (1 - sympy.Rational(1, 2**24) - sympy.Rational(1, 2**20)) / 2
+    b = sympy.Integer(2**17)
+    row = OpSpec(
+        "test_quadratic_quartic", 1, Call(operator.mul, ("v0", "v0")),
+        lambda s, c: a * s[0] ** 2 + b * s[0] ** 4, lambda x, c: float(a) * x[0] ** 2 + float(b) * x[0] ** 4,
+        lambda n, c: f"q({n[0]})",
+    )  # fmt: skip
+    with registered(row):
+        found = second_difference("test_quadratic_quartic", (0.0,), None, 0, 0, wanted=1)
+    before = 1 - sympy.Rational(1, 2**24)
+    assert found is not None and found.steps == 2
+    assert found.spread == (before - found.value) == before / 2**20
