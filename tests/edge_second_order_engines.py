@@ -7,7 +7,9 @@ ops, whose edge points can be counted by hand, and runs in a fraction of a secon
 for ``"values"`` refuses a plain number (``v * 2`` raises TypeError: the engine has no ``v * c``),
 one kept for ``"numbers"`` refuses a Value (``v ** w``: no ``vpow``).
 Graph-mode rules (the rules ``backward(create_graph=True)`` runs) are replaced by planted ones;
-:func:`offset` plants an error of a known size in one second derivative at chosen points.
+:func:`plus` plants an error of a known size in one second derivative at chosen points (with
+:func:`offset`).  An op with a constant leaves the constant a leaf of the graph, whose gradient
+the engine adds to as a number: such an engine needs ``__add__`` for ``"any"``.
 """
 
 import math
@@ -25,8 +27,8 @@ SMALLEST_NORMAL = 2.0**-1022
 
 def engine_with(name, methods, rules=(), *, flush=False, float32=False):
     """A copy of our engine called ``name`` with only ``methods`` ({method: "any", "values" or
-    "numbers"}),
-    each graph-mode rule ``twin`` of ``rules`` ({twin: rule(engine, out)}) replaced by ``rule``;
+    "numbers"}), each graph-mode rule ``twin`` of ``rules`` ({twin: rule(engine, out)}) replaced by
+    ``rule``;
     ``flush``: every number a Value holds below the smallest normal becomes 0 (as XLA on the CPU);
     ``float32``: every number a Value holds is rounded to float32."""
     module = engine_copy(name)

@@ -314,18 +314,23 @@ def sigmoid_bound_at_0():
 ADD_BOUND = SYMBOLIC_SAFETY * TINY
 
 
-def off_by(times, add_ulps, name):
-    """exp at 1, sigmoid at 0 off by ``times`` their bound; x + y at (1, 1.5) by ``add_ulps`` TINY."""
+def off_by(times, add_times, name):
+    """exp at 1 and sigmoid at 0 off by ``times`` their bound, x + y at (1, 1.5) by ``add_times``
+    its bound (a bound of 16 TINY is a number of 16 subnormal ulps: a little more or less rounds)."""
     return engine_with(
         name, {"__add__": "values", "__mul__": "values", "exp": "any", "sigmoid": "any"},
         {"_exp_back_graph": plus(exp_rule, lambda p: p == (1.0,), times * float(exp_bound(1.0)[1])),
          "_sigmoid_back_graph": plus(sigmoid_rule, lambda p: p == (0.0,), times * sigmoid_bound_at_0()),
-         "_add_back_graph": plus(plain_add_rule, lambda p: p == (1.0, 1.5), add_ulps * TINY)},
+         "_add_back_graph": plus(plain_add_rule, lambda p: p == (1.0, 1.5), add_times * ADD_BOUND)},
     )  # fmt: skip
 
 
 def test_an_entry_off_by_just_more_than_its_bound_is_caught_there():
-    outcome = probe(off_by(1.03, 24, "tests.edge_second_order_just_more").Value)
+    # 1.03 times (x + y: 1.5).  exp's bound is 144 e eps (9 e ulps: 8 of e^x's size, e of its
+    # condition) and would be 1.04 times that with an absolute ulp it must not have, 1.11 times with
+    # one ulp more of its size; sigmoid's is 104 eps (6.5 ulps: 5.5 of its size 1/2, one absolute)
+    # and would be 1.15 times that with two absolute ulps; x + y's is 16 TINY, 32 with TINY (2 + ulps)
+    outcome = probe(off_by(1.03, 1.5, "tests.edge_second_order_just_more").Value)
     found = [(f.kind, f.op, f.point) for f in outcome.findings]
     assert found == [
         ("wrong_gradient", "exp", (1.0,)), ("wrong_gradient", "sigmoid", (0.0,)),
@@ -337,7 +342,9 @@ def test_an_entry_off_by_just_more_than_its_bound_is_caught_there():
 
 
 def test_an_entry_off_by_just_less_than_its_bound_is_not():
-    outcome = probe(off_by(0.97, 8, "tests.edge_second_order_just_less").Value)
+    # 0.97 times (x + y: 0.5): without the condition exp's bound would be 0.78 times what it is,
+    # with 4 ulps of its size fewer 0.56; sigmoid's without its absolute ulp 0.85, minus it 0.69
+    outcome = probe(off_by(0.97, 0.5, "tests.edge_second_order_just_less").Value)
     assert outcome.findings == [] and outcome.status == "passed"
 
 
