@@ -298,7 +298,12 @@ _BUGS = [
         "pow's rule uses x**c instead of x**(c - 1)",
         broken_engine(
             "pow_exponent",
-            [("a.grad += out.grad * (c * _pow(a.data, c - 1))", "a.grad += out.grad * (c * _pow(a.data, c))")],
+            [
+                (
+                    "a.grad += out.grad * (c * _pow(a.data, c - 1))",
+                    "a.grad += out.grad * (c * _pow(a.data, c))",
+                )
+            ],
         ),
     ),
     Bug(
