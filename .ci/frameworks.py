@@ -33,6 +33,7 @@ import argparse
 import ast
 import importlib
 import importlib.metadata
+import itertools
 import json
 import math
 import re
@@ -161,9 +162,10 @@ class Judge:
                 raise ValueError(f"{spec.name} is a family with a parameter the audit fitted")
             specs[name] = spec
         self.sym = _sympy(expr, specs, dict(zip(names, self.symbols, strict=True)))
-        self.exprs = [self.sym, *(sympy.diff(self.sym, s) for s in self.symbols)]
-        if self.order == 2:  # every entry of the Hessian, both orders of a mixed partial
-            self.exprs = [self.sym, *(sympy.diff(self.sym, s, t) for s in self.symbols for t in self.symbols)]
+        # the value, then the gradient or every entry of the Hessian (both orders of a mixed partial)
+        indices = itertools.product(range(len(names)), repeat=self.order)
+        partials = (sympy.diff(self.sym, *(self.symbols[i] for i in index)) for index in indices)
+        self.exprs = [self.sym, *partials]
         if any(e.has(sympy.Derivative) for e in self.exprs):
             raise ValueError(f"sympy has no closed form of the derivative of {expr}")
 
