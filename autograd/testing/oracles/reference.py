@@ -336,18 +336,13 @@ def _roughly(node: sympy.Expr, args: list[Any]) -> Any:
     (the evaluation then finds out why)."""
     if node.is_Rational:
         return mpmath.mpf(node.p) / node.q
-    if node.is_Atom:  # a constant (a float, pi, I, zoo) or a symbol without a value
-        try:
-            z = complex(node)
-        except TypeError:
-            return None
-        y = mpmath.mpc(z) if z.imag else mpmath.mpf(z.real)
-        return y if mpmath.isfinite(y) else None
     if any(a is None for a in args):
         return None
     _check(node, args)
     try:
-        if node.is_Add:
+        if node.is_Atom:  # a constant (pi, a float) or a symbol without a value: no number
+            y = node.evalf()
+        elif node.is_Add:
             y = mpmath.fsum(args)
         elif node.is_Mul:
             y = mpmath.fprod(args)
@@ -355,9 +350,10 @@ def _roughly(node: sympy.Expr, args: list[Any]) -> Any:
             y = mpmath.power(*args)
         else:  # a function (or Max, or something the guard cannot compute: it stays None)
             y = _point_function(node)(*args)
+        y = mpmath.mpmathify(y)
     except Exception:  # any failure: the evaluation finds out why
         return None
-    return y if isinstance(y, mpmath.mpf | mpmath.mpc) and mpmath.isfinite(y) else None
+    return y if mpmath.isfinite(y) else None
 
 
 #: Functions whose cost does not grow with their argument: the exact ones (piecewise linear) and
@@ -372,8 +368,8 @@ def _check(node: sympy.Expr, args: list[Any]) -> None:
     if node.is_Pow:
         base, power = args
         _limit(node, "an exponent", mpmath.mag(power), POW_BITS)
-        if base:  # |ln|base|| is below |mag(base)| + 1, whose bits bound its magnitude
-            ln_bits = (abs(mpmath.mag(base)) + 1).bit_length()
+        if base:  # |ln|base|| < (|m| + 1) ln 2 < 2 ** (the bits of m), m = mag(base)
+            ln_bits = mpmath.mag(base).bit_length()
             _limit(node, "an exponent times ln(base)", mpmath.mag(power) + ln_bits, RANGE_BITS)
     elif isinstance(node, sympy.Function) and type(node).__name__ not in _FLAT:
         for x in args:
@@ -389,8 +385,8 @@ def _limit(node: sympy.Expr, what: str, bits: Any, limit: int) -> None:
 
 
 def _count(n: Any) -> str:
-    """A count of bits, short even when it is itself a power of 2 beyond the float range."""
-    return f"{n}" if n < 10**15 else f"{float(n):.3g}" if n < 2**1023 else f"(2**{math.log2(n):.4g})"
+    """A count of bits, short even when it has itself more digits than the floats hold."""
+    return f"{n}" if n < 10**15 else f"(2**{math.log2(n):.4g})"
 
 
 def _short(node: sympy.Expr) -> str:
@@ -413,17 +409,15 @@ def _compiled(func: Any, constants: tuple[Any, ...]) -> Any:
 
 
 def _check_exact(symbols: _Symbols, exprs: _Exprs, point: _Point) -> None:
-    """ReferenceUnresolved if a rational part of ``exprs`` at the point has more than ``EXACT_BITS``
-    bits (sympy, asked what is undefined, computes one exactly), found before it is computed."""
+    """ReferenceUnresolved if a rational power in ``exprs`` at the point would have more than
+    ``EXACT_BITS`` bits (sympy, asked what is undefined, computes one exactly)."""
     values: dict[Any, Any] = dict(zip(symbols, point, strict=True))
     for node in _parts(exprs):
         if node not in values:
             args: list[Any] = [values.get(a) for a in node.args]
             if node.is_Pow and all(isinstance(a, Fraction) for a in args):
-                _exact_limit(node, abs(args[1]) * _bits(args[0]))
-            values[node] = y = _exactly(node, args)
-            if y is not None:
-                _exact_limit(node, _bits(y))
+                _exact_limit(_short(node), abs(args[1]) * _bits(args[0]))
+            values[node] = _exactly(node, args)
 
 
 def _bits(x: Fraction) -> int:
@@ -441,9 +435,9 @@ def _exactly(node: sympy.Expr, args: list[Any]) -> Fraction | None:
         if node.is_Pow:
             return args[0] ** args[1] if args[1].denominator == 1 else None
         if node.is_Add:
-            return sum(args, Fraction(0))
+            return Fraction(sum(args))
         if node.is_Mul:
-            return math.prod(args, start=Fraction(1))
+            return Fraction(math.prod(args))
         return Fraction(_EXACT_NAMESPACE[name](*args)) if name in _EXACT_NAMESPACE else None
     except ZeroDivisionError:  # a pole (0 ** -1): no number
         return None
@@ -455,11 +449,10 @@ def _exact_pow(base: Any, n: Any) -> Any:
     return base**n
 
 
-def _exact_limit(part: sympy.Expr | str, bits: Any) -> None:
+def _exact_limit(part: str, bits: Any) -> None:
     if bits > EXACT_BITS:
-        where = part if isinstance(part, str) else _short(part)
         raise ReferenceUnresolved(
-            f"an exact rational of about {_count(math.ceil(bits))} bits in {where} is beyond"
+            f"an exact rational of about {_count(math.ceil(bits))} bits in {part} is beyond"
             f" what the reference computes (over {EXACT_BITS} bits)"
         )
 
