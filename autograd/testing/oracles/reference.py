@@ -348,8 +348,8 @@ def _roughly(node: sympy.Expr, args: list[Any]) -> Any:
             y = mpmath.fprod(args)
         elif node.is_Pow:
             y = mpmath.power(*args)
-        else:  # a function (or Max, or something the guard cannot compute: it stays None)
-            y = _point_function(node)(*args)
+        else:  # a function (or Max; what the guard cannot compute, DiracDelta, stays None)
+            y = _point_function(node.func, len(args))(*args)
         y = mpmath.mpmathify(y)
     except Exception:  # any failure: the evaluation finds out why
         return None
@@ -394,17 +394,11 @@ def _short(node: sympy.Expr) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _point_function(node: sympy.Expr) -> Any:
-    """The function of ``node`` in mpmath, of all its arguments (its constant ones stay in the
-    expression too: DiracDelta's order must be a number)."""
-    return _compiled(node.func, tuple(a if a.is_Number else None for a in node.args))
-
-
 @functools.lru_cache(maxsize=1024)
-def _compiled(func: Any, constants: tuple[Any, ...]) -> Any:
-    slots = tuple(sympy.symbols(f"a0:{len(constants)}", cls=sympy.Dummy))
-    expr = func(*(s if c is None else c for s, c in zip(slots, constants, strict=True)))
-    f = _function(slots, (expr,), "point")
+def _point_function(func: Any, n: int) -> Any:
+    """``func`` of ``n`` arguments as an mpmath function (compiled once per function)."""
+    slots = tuple(sympy.symbols(f"a0:{n}", cls=sympy.Dummy))
+    f = _function(slots, (func(*slots),), "point")
     return lambda *xs: f(*xs)[0]
 
 
