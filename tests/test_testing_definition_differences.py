@@ -1,5 +1,5 @@
-"""``second_difference``: certified difference quotients of an op's definition, held to quotients
-worked by hand.
+"""``first_difference``, ``second_difference`` and ``difference_vote``: certified difference quotients
+of an op's definition, held to quotients worked by hand.
 
 For exp the quotient is closed: with step ``2h`` on the diagonal,
 ``D(h) = (e^(x+2h) - 2 e^x + e^(x-2h)) / (4 h^2) = e^x (sinh(h) / h)^2``, and the steps are
@@ -16,7 +16,12 @@ import mpmath
 import sympy
 
 from autograd.testing.ops import Call, OpSpec, known, registered
-from autograd.testing.oracles.definition_differences import second_difference
+from autograd.testing.oracles.definition_differences import (
+    difference_vote,
+    first_difference,
+    second_difference,
+)
+from autograd.testing.verdicts import Vote
 
 mpmath.mp.prec = 400
 
@@ -111,3 +116,63 @@ def test_quotients_exactly_2_to_the_minus_20_of_the_larger_apart_agree():
     before = 1 - sympy.Rational(1, 2**24)
     assert found is not None and found.steps == 2
     assert found.spread == (before - found.value) == before / 2**20
+
+
+# ---------------------------------------------------------------------- first differences
+def exp_first_quotient(x, exponent, n):
+    """(e^(x+h) - e^(x-h)) / (2h) = e^x sinh(h) / h at h = h_n (``exponent``: e of x = m 2^e)."""
+    h = mpmath.mpf(2) ** (exponent - 20 - 12 * n)
+    return mpmath.exp(mpmath.mpf(x)) * mpmath.sinh(h) / h
+
+
+def test_first_differences_settle_on_the_slope_within_what_the_caller_wants():
+    # D(h_n) - 1 = h_n^2 / 6 + ...: the truncation alone needs five steps to move by less than
+    # 1e-30 (spreads 2^-40/6, 2^-64/6, 2^-88/6, 2^-112/6 = 3.2e-35); the intervals' midpoints (a
+    # double's width, early on) may need more
+    found = first_difference("exp", (0.0,), None, 0, wanted=1e-30)
+    assert found is not None and found.steps >= 5 and 0 <= found.spread <= 1e-30
+    assert abs(found.value - exp_first_quotient(0, 0, found.steps - 1)) <= 2**-60
+    assert float(found.value) == 1.0
+    # at 1 (= 2^-1 * 2^1) the step is relative to it: e, to the double
+    found = first_difference("exp", (1.0,), None, 0, wanted=1e-20)
+    assert found is not None and found.spread <= 1e-20 and float(found.value) == math.e
+    assert abs(found.value - exp_first_quotient(1, 1, found.steps - 1)) <= 2**-50
+
+
+def test_first_differences_vary_only_the_operand_asked_for():
+    # x * y: along x the quotient is y exactly, along y it is x, at any step
+    along_x = first_difference("mul", (1e300, -3.0), None, 0, wanted=0)
+    along_y = first_difference("mul", (1e300, -3.0), None, 1, wanted=0)
+    assert along_x is not None and (along_x.value, along_x.spread, along_x.steps) == (-3, 0, 2)
+    assert along_y is not None and (along_y.value, along_y.spread, along_y.steps) == (1e300, 0, 2)
+    # 0 / x at 1e-300 is 0 at every shifted point: its slope is 0, exactly, where floats cannot step
+    found = first_difference("rdiv", (1e-300,), 0, 0, wanted=0)
+    assert found is not None and (found.value, found.spread) == (0, 0)
+
+
+def test_first_differences_that_never_agree_do_not_settle():
+    assert first_difference("exp", (1.0,), None, 0, wanted=0) is None
+
+
+# ---------------------------------------------------------------------- the vote
+def test_the_vote_rejects_what_the_definition_rejects_and_agrees_with_sympy():
+    # 0 / x at 1e-300: the slope is 0 (sympy and the definition); an engine's nan, or 1e-310, is off
+    vote = difference_vote("rdiv", (1e-300,), 0, (0,), math.nan, 0.0, 1e-320)
+    assert vote == Vote("certified first differences of the definition", True, "0.0")
+    assert difference_vote("rdiv", (1e-300,), 0, (0,), None, 0.0, 1e-320).rejects is True  # not a number
+    assert difference_vote("rdiv", (1e-300,), 0, (0,), 1e-310, 0.0, 1e-320).rejects is True
+    # within the bound of the estimate: not confirmed
+    assert difference_vote("rdiv", (1e-300,), 0, (0,), 1e-321, 0.0, 1e-320).rejects is False
+    # exp''(0) = 1 at second order; an engine's 1.5 is rejected, its 1 + 2**-52 is not (bound 1e-15)
+    vote = difference_vote("exp", (0.0,), None, (0, 0), 1.5, 1.0, 1e-15)
+    assert vote == Vote("certified second differences of the definition", True, "1.0")
+    assert difference_vote("exp", (0.0,), None, (0, 0), 1.0 + 2**-52, 1.0, 1e-15).rejects is False
+
+
+def test_the_vote_cannot_judge_where_the_definition_disagrees_with_sympy_or_does_not_settle():
+    # a sympy value of 2 for exp'(0) (the definition's 1): the second method cannot vouch for it
+    vote = difference_vote("exp", (0.0,), None, (0,), 3.0, 2.0, 1e-16)
+    assert (vote.rejects, vote.says) == (None, "1.0 disagrees with sympy's too")
+    # a bound of 0 at 1 and a disagreement of 0 ... never met by two quotients of exp
+    vote = difference_vote("exp", (1.0,), None, (0,), math.e, math.e, 0.0)
+    assert (vote.rejects, vote.says) == (None, "the quotients did not settle as the step shrank")

@@ -24,6 +24,7 @@ from autograd.testing.engines import Engine
 from autograd.testing.engines.support import usable_consts
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.ops import OPS, Call, OpSpec, registered
+from autograd.testing.oracles import definition_differences
 from autograd.testing.probes import edges as probe_edges
 from autograd.testing.probes.edges import (
     edge_consts,
@@ -295,7 +296,7 @@ def test_c_over_v_computed_as_one_over_v_over_c_crashes_on_zero_over_v():
     ("fixture", "found"),
     [(pow0_crash, {("crash", "powc")}), (tanh_tiny, {("wrong_value", "tanh")}),
      (sigmoid_overflow, {("crash", "sigmoid")}), (wrong_rule, {("wrong_gradient", "exp")}),
-     (exp_flushes, {("wrong_gradient", "exp")}), (exp_partial_ulps, {("inconclusive", "exp")}),
+     (exp_flushes, {("wrong_gradient", "exp")}), (exp_partial_ulps, {("wrong_gradient", "exp")}),
      (pow0_tiny, {("crash", "powc")}), (div_square, {("crash", "rdiv")}),
      # (e**2x - 1) / (e**2x + 1) also rounds tanh(1e-20) to 0; 1 - e / (1 + e) loses sigmoid near -708
      (tanh_overflow, {("crash", "tanh"), ("wrong_value", "tanh")}),
@@ -416,7 +417,8 @@ def test_an_edge_gradient_is_allowed_16_eps_times_2_plus_its_partials_rounding_r
     eps = sys.float_info.epsilon
     assert caused(probe_edge_points(_exp_partial_off(3.5 * 16 * eps))) == set()
     beyond = probe_edge_points(_exp_partial_off(4.5 * 16 * eps))
-    assert caused(beyond) == {("inconclusive", "exp")}  # too small for differences to confirm
+    # too small for float differences to confirm; the definition's certified differences do
+    assert caused(beyond) == {("wrong_gradient", "exp")}
 
 
 class _TanhSlopeOffAtZero(sound.Value):
@@ -437,7 +439,8 @@ def test_at_zero_the_differences_step_in_absolute_units_and_confirm_a_slip_of_1e
 
 
 def _dot_slope_of_its_second_operand_off(ws, xs, start=0):
-    """Our dot, with d/dxs[0] = ws[0] * (1 + 1e-12): a slip sympy sees and differences cannot confirm."""
+    """Our dot, with d/dxs[0] = ws[0] * (1 + 1e-12): a slip sympy sees and float differences cannot
+    confirm (the definition's certified differences can)."""
     out = autograd.dot(ws, xs, start)
     bump = xs[0] * (1e-12 * ws[0].data)
     return out + (bump - bump.data)  # the value unchanged (plus 0.0), the slope bumped
@@ -447,7 +450,14 @@ def test_differences_of_a_variadic_op_vary_only_the_operand_judged():
     # dot([x], [y], z) = z + x * y: differenced along y with x and z held, the estimate is x
     eng = dataclasses.replace(resolve_engine(autograd), dot=_dot_slope_of_its_second_operand_off)
     found = probe_edge_points(eng)
-    assert {(f.kind, f.op) for f in found.findings if f.kind not in FACTS} == {("inconclusive", "dot")}
+    (slip,) = [f for f in found.findings if f.kind not in FACTS]
+    assert (slip.kind, slip.op) == ("wrong_gradient", "dot")
+    shown = (
+        r"dot\(\[x\], \[y\], z\) at x = (\S+), y = \S+, z = \S+: d/dy \S+; sympy/mpmath (\S+) differs, "
+        r"confirmed by certified first differences of the definition ([^\s;()]+)"
+    )
+    estimates = re.findall(shown, slip.summary)
+    assert estimates and all(float(x) == float(sym) == float(est) for x, sym, est in estimates), slip.summary
 
 
 def test_a_wrong_gradient_names_its_operand_and_both_votes():
@@ -459,7 +469,10 @@ def test_a_wrong_gradient_names_its_operand_and_both_votes():
 
 def _votes(finding):
     """(sympy's value, the differences' estimate, their vote) of each point a finding lists."""
-    shown = r"sympy/mpmath (\S+) differs,( confirmed by)? finite differences ([^\s:;()]+)"
+    shown = (
+        r"sympy/mpmath (\S+) differs,( confirmed by)? "
+        r"(?:finite differences|certified first differences of the definition) ([^\s:;()]+)"
+    )
     found = re.findall(shown, finding.summary)
     return [(float(sym), float(fd), "differs" if "confirmed" in how else "agrees") for sym, how, fd in found]
 
@@ -467,7 +480,7 @@ def _votes(finding):
 @pytest.mark.parametrize(
     ("fixture", "kind", "vote"),
     [(_exp_partial_off(None, where=lambda x: 1 < abs(x) < 1e300), "wrong_gradient", "differs"),
-     (exp_partial_ulps.Value, "inconclusive", "agrees")],
+     (exp_partial_ulps.Value, "wrong_gradient", "differs")],
     ids=["halved_at_-708", "off_by_1e-12"],
 )  # fmt: skip
 def test_the_differences_vote_is_shown_with_their_estimate_in_units_of_x(fixture, kind, vote):
@@ -478,8 +491,20 @@ def test_the_differences_vote_is_shown_with_their_estimate_in_units_of_x(fixture
     assert votes and all(v == vote and math.isclose(fd, sym, rel_tol=1e-6) for sym, fd, v in votes), votes
 
 
-def test_a_gradient_wrong_where_no_relative_step_is_representable_is_inconclusive():
-    # at |x| < 1e-290 a step relative to x underflows: differences cannot vote, sympy alone is no verdict
+def test_a_gradient_wrong_where_no_relative_step_is_representable_is_confirmed_by_the_definition():
+    # at |x| < 1e-290 a step relative to x underflows: float differences cannot vote; the definition's
+    # certified differences can (exp's slope is 1.0 there, the engine's 0.5)
+    tiny = _exp_partial_off(None, where=lambda x: 0 < abs(x) < 1e-290)
+    (found,) = [f for f in probe_edge_points(tiny).findings if f.kind not in FACTS]
+    assert (found.kind, found.op, found.expected, found.actual) == ("wrong_gradient", "exp", "1.0", "0.5")
+    said = "sympy/mpmath 1.0 differs, confirmed by certified first differences of the definition 1.0"
+    assert f": d/dx 0.5; {said}" in found.summary
+
+
+def test_a_gradient_wrong_where_neither_differences_settle_is_inconclusive(monkeypatch):
+    # the definition's differences given one step only never see two agree: then the float vote
+    # stands, and at |x| < 1e-290 it cannot judge: sympy alone is no verdict
+    monkeypatch.setattr(definition_differences, "MAX_STEPS", 1)
     tiny = _exp_partial_off(None, where=lambda x: 0 < abs(x) < 1e-290)
     found = [f for f in probe_edge_points(tiny).findings if f.kind not in FACTS]
     assert {(f.kind, f.op) for f in found} == {("inconclusive", "exp")}
@@ -600,7 +625,8 @@ def test_a_reproducer_at_a_fraction_constant_imports_fraction_and_runs():
     assert "fractions" not in plain.reproducer
 
 
-def test_the_edge_outcome_counts_each_point_once_judged_or_inconclusive():
+def test_the_edge_outcome_counts_each_point_once_judged_or_inconclusive(monkeypatch):
+    monkeypatch.setattr(definition_differences, "MAX_STEPS", 1)  # only float differences vote
     outcome = probe_edge_points(exp_partial_ulps.Value)  # sound, but exp's slope 1e-12 off
     eng = resolve_engine(exp_partial_ulps.Value)
     ops = [OPS[name] for name in OPS if not OPS[name].variadic and eng.supports(name)]  # no vsum, dot
@@ -627,6 +653,7 @@ def test_an_oracle_that_cannot_judge_gives_no_verdict(monkeypatch):
         raise probe_edges.OracleInconclusive("cannot judge")
 
     monkeypatch.setattr(probe_edges, "_fd_row", cannot_judge)
+    monkeypatch.setattr(definition_differences, "MAX_STEPS", 1)  # nor the definition's differences
     # sympy rejects wrong_rule's exp gradient, finite differences cannot say: no confirmation
     found = probe_edge_points(wrong_rule.Value)
     assert caused(found) == {("inconclusive", "exp")}
@@ -755,7 +782,8 @@ def test_a_listed_constant_refused_is_a_crash_and_an_added_zero_refused_is_unsup
 
 
 @pytest.mark.slow
-def test_every_edge_finding_names_its_check_and_its_op():
+def test_every_edge_finding_names_its_check_and_its_op(monkeypatch):
+    monkeypatch.setattr(definition_differences, "MAX_STEPS", 1)  # exp_partial_ulps then inconclusive
     engines = (_PowersRefuseZero, _AddingZeroRefused, tanh_tiny.Value, wrong_rule.Value,
                exp_partial_ulps.Value, float32.Value)  # fmt: skip
     found = [f for engine in engines for f in probe_edge_points(engine).findings]

@@ -104,7 +104,7 @@ def test_an_engine_that_refuses_subnormals_does_not_flush_them():
     [(_TakesSubnormalOperandsAsZero, OPERAND, ""),
      (_TakesSubnormalOperandsAsZeroWithRelu, OPERAND,
       f"; at 1 edge point {WHERE} (relu), e.g. x.relu() at x = 5e-324: d/dx 0; sympy/mpmath 1.0 differs, "
-      "finite differences cannot judge"),
+      "confirmed by certified first differences of the definition 1.0"),
      (_FlushesValues, f"{OPERAND}; {RESULT}", f"; at 2 edge points {WHERE} (div), e.g. {DIV_MAX}"),
      (_FlushesValuesAndPartials, f"{OPERAND}; {RESULT}",
       f"; at 4 edge points {WHERE} (div), e.g. {DIV_MAX}")],
@@ -116,7 +116,7 @@ def test_the_flush_is_one_fact_that_counts_the_points_where_it_shows(engine, how
     #   3 * 5e-324, inside the forward tolerance (16 times the smallest subnormal, and more), and
     #   x + y, x - y, x + c not at all; their partials (1.5, 1 / 1.5, c, 1 / c, +-1) are normal;
     # - relu'(5e-324) is 1, but relu' of the 0 it is taken as is 0 (a slope no relative step can
-    #   difference below 1e-290: inconclusive), one point;
+    #   difference below 1e-290, but the definition's certified differences can), one point;
     # - a computed value flushed: x / y at y = +-max is +-8.3e-309, subnormal, and 0: two points;
     # - a partial flushed too: d(x / y)/dx = 1 / y is subnormal at y = +-max (two findings at
     #   each of those points, counted once) and at y = +-1.5 * 2 ** 1022 = +-6.74e307, where the

@@ -45,7 +45,7 @@ from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import Graph, Node
 from autograd.testing.ops import OPS, by_op_name
 from autograd.testing.oracles import SYMBOLIC_SAFETY, to_precision, working_precision
-from autograd.testing.oracles.definition_differences import second_difference
+from autograd.testing.oracles.definition_differences import difference_vote
 from autograd.testing.oracles.hessian_bound import SECOND_PARTIAL_ERR
 from autograd.testing.oracles.higher import engine_derivatives, snippet
 from autograd.testing.oracles.mismatch import _compare
@@ -63,8 +63,6 @@ NAME = "edge_second_order"
 RAISED = ": second derivatives: "
 #: The check of a finding that follows from flushed subnormals (before the probe gathers them).
 FLUSHED = "flushed"
-#: The second method: named in every finding it confirms or cannot.
-DIFFERENCES = "certified second differences of the definition"
 
 
 @dataclass(frozen=True)
@@ -248,17 +246,7 @@ def _disagreement(
     want = float(exact)
 
     def differences() -> Vote:
-        number = _number(got)
-        off = abs(number - want) if number is not None and math.isfinite(number) else abs(want)
-        margin = max(tol, off / 16)
-        found = second_difference(point.op, args, point.const, min(a, b), max(a, b), wanted=margin)
-        if found is None:
-            return Vote(DIFFERENCES, None, "the quotients did not settle as the step shrank")
-        estimate, spread = float(found.value), float(found.spread)
-        if abs(estimate - want) > tol + 4 * spread:
-            return Vote(DIFFERENCES, None, f"{estimate!r} disagrees with sympy's too")
-        rejects = number is None or not math.isfinite(number) or abs(number - estimate) > tol + 4 * spread
-        return Vote(DIFFERENCES, rejects, repr(estimate))
+        return difference_vote(point.op, args, point.const, (a, b), _number(got), want, tol)
 
     vote = second_vote(Vote("sympy/mpmath", True, repr(want)), differences)
     kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"

@@ -13,7 +13,10 @@ engine is judged at them.
     gradient are ordinary numbers); a value off beyond the derived forward tolerance is
     ``wrong_value``; a gradient is ``wrong_gradient``
     only when sympy's derivative AND central differences of the op's float function
-    both reject it (the differences taken with a step relative to the operand), and
+    both reject it (the differences taken with a step relative to the operand), or, where
+    float differences cannot judge or do not confirm (no representable step at 1e-300,
+    values that round alike at 1e20), certified first differences of the op's definition
+    (:func:`~autograd.testing.oracles.definition_differences.difference_vote`) do; and
     ``inconclusive`` when only sympy does.
 ``out_of_domain``
     Each op the engine has, at the points outside its region where it is not a real number
@@ -31,23 +34,27 @@ consequences, not as a defect of each op.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+import sympy  # type: ignore[import-untyped]
+
 from autograd.testing.boundary import EngineRaised, error_line
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.engines.support import usable_consts
 from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outcome
 from autograd.testing.graph import OracleInconclusive
-from autograd.testing.ops import OPS, OpSpec
+from autograd.testing.ops import OPS, OpSpec, by_op_name
 from autograd.testing.oracles import SYMBOLIC_SAFETY, in_precision_range, to_precision, working_precision
+from autograd.testing.oracles.definition_differences import difference_vote
 from autograd.testing.oracles.fd import _fd_row
 from autograd.testing.oracles.mismatch import _compare
 from autograd.testing.oracles.precision import PRECISION_RANGES
-from autograd.testing.oracles.reference import ReferenceUnresolved
+from autograd.testing.oracles.reference import ReferenceUnresolved, certify
 from autograd.testing.probes.common import same_const
 from autograd.testing.probes.regions import (
     FLOAT_MAX,
@@ -228,11 +235,57 @@ def _judge_gradient(
             return Vote("finite differences", None, error_line(exc))
         return Vote("finite differences", not row.ok, repr(float(row.oracle) / scale))
 
+    def votes() -> Vote:
+        floats = differences()
+        if floats.rejects:
+            return floats
+        # floats cannot difference at 1e-300, or round away what they difference at 1e20: the
+        # definition's certified differences can, and then they judge
+        # (they confirm only beyond one ulp of each operand moved through the partial too: the
+        # engine may round an intermediate, as exp(-x * x / 2) at x = -37 is off by x * x / 2 ulps)
+        try:
+            condition = _condition(point, j)
+        except ReferenceUnresolved:
+            return floats
+        eps, _ = working_precision(precision)
+        margin = tol + SYMBOLIC_SAFETY * eps * condition
+        exact = difference_vote(point.op, point.args, point.const, (j,), _number(got), want, margin)
+        return exact if exact.rejects is not None else floats
+
     want = float(grad)
-    vote = second_vote(Vote("sympy/mpmath", True, repr(want)), differences)
+    vote = second_vote(Vote("sympy/mpmath", True, repr(want)), votes)
     kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"
     summary = f"{point.label()}: d/d{name} {show(got)}; {vote.text}"
     return [Finding(kind, check, summary, spec.name, repro, repr(want), show(got), point=point.args)]
+
+
+@by_op_name
+@functools.lru_cache(maxsize=1024, typed=True)
+def _conditions(op: str, nargs: int, const: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Symbols and, for each partial, ``sum_k |x_k d/dx_k|`` of it: how far rounding an operand
+    moves it, relatively."""
+    symbols = tuple(sympy.symbols(f"a0:{nargs}", real=True))
+    expr = OPS[op].sym(symbols, const)
+    partials = [sympy.diff(expr, s) for s in symbols]
+    return symbols, tuple(sympy.Add(*[sympy.Abs(s * sympy.diff(d, s)) for s in symbols]) for d in partials)
+
+
+def _condition(point: EdgePoint, j: int) -> float:
+    """The certified condition of the partial ``j`` at the point (inf where it is not finite);
+    ReferenceUnresolved where it cannot be certified (an unevaluated derivative included)."""
+    symbols, conditions = _conditions(point.op, len(point.args), point.const)
+    if conditions[j].has(sympy.Derivative):
+        raise ReferenceUnresolved(f"sympy cannot differentiate the partial of {point.op} again")
+    (found,) = certify(symbols, [conditions[j]], point.args)
+    return float(abs(found.value)) if found.defined and abs(found.value) <= FLOAT_MAX else math.inf
+
+
+def _number(x: Any) -> float | None:
+    """The engine's number as a float, None when it is not one."""
+    try:
+        return float(x)
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 # ---------------------------------------------------------------------- which ops
