@@ -28,7 +28,7 @@ import sympy
 from autograd.testing import run_check
 from autograd.testing.findings import DEFECT_KINDS
 from autograd.testing.ops import Call, OpSpec, registered
-from autograd.testing.oracles import SYMBOLIC_SAFETY
+from autograd.testing.oracles import SYMBOLIC_SAFETY, definition_differences
 from autograd.testing.oracles.hessian_bound import SECOND_PARTIAL_ERR
 from autograd.testing.oracles.precision import EPS, TINY
 from autograd.testing.probes import probe_edge_second_order
@@ -703,3 +703,18 @@ def test_on_a_flushing_engine_a_wrong_entry_at_the_flushes_reach_is_still_a_defe
         f"x.tiny_square() at x = 0.0: d2/dxdx 0; sympy/mpmath {2.0**-958!r} differs"
     )
     assert wrong.summary.endswith("; 4 more points)")
+
+
+def test_a_point_with_two_inconclusive_entries_counts_once(monkeypatch):
+    # x * y at (1.0, 1.5) with d2/dx2 and d2/dy2 both 1e-3 (they are 0); the definition's differences
+    # given one step never settle: two inconclusive entries, at one point
+    monkeypatch.setattr(definition_differences, "MAX_STEPS", 1)
+    at = lambda p: p == (1.0, 1.5)  # noqa: E731
+    rule = plus(plus(lambda e, out: e._mul_back_graph(out), at, 1e-3, 0), at, 1e-3, 1)
+    methods = {"__add__": "any", "__mul__": "values"}
+    engine = engine_with("tests.edge_second_order_two_doubts", methods, {"_mul_back_graph": rule})
+    outcome = probe(engine.Value)
+    found = only(outcome, "inconclusive", "mul")
+    assert found.summary.startswith("x * y at x = 1.0, y = 1.5: d2/dxdx 0.001; sympy/mpmath 0.0 differs, ")
+    assert "x * y at x = 1.0, y = 1.5: d2/dydy 0.001; sympy/mpmath 0.0 differs, " in found.summary
+    assert outcome.inconclusive == 1 and outcome.status == "passed"

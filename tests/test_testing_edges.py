@@ -834,3 +834,27 @@ def test_beside_flushed_subnormals_a_wrong_rule_at_ordinary_points_is_still_a_de
     assert result.status == "failed" and {f.op for f in defects} == {"tanh"}
     assert {f.kind for f in defects} == {"wrong_value", "wrong_gradient"}
     assert [f.op for f in result.findings if "flushed" in f.summary] == [None]
+
+
+class _ProductSlopesOffAtOnePoint(sound.Value):
+    """x * y whose two slopes are both 1e-12 too large at (1.0, 1.5) alone."""
+
+    def __mul__(self, other):
+        out = super().__mul__(other)
+        a, b = out._prev
+        if (a.data, b.data) == (1.0, 1.5):
+            out = self._with_partials(out.data, (a, b), (b.data * (1 + 1e-12), a.data * (1 + 1e-12)))
+        return out
+
+
+def test_a_point_with_two_inconclusive_gradients_counts_once(monkeypatch):
+    # float differences cannot confirm a slip of 1e-12, and the definition's differences given one
+    # step never settle: both gradients of x * y at (1.0, 1.5) are inconclusive, and so are those of
+    # 1.5 * x and x * 1.5 at 1.0 (the constant is the product's second operand): three points
+    monkeypatch.setattr(definition_differences, "MAX_STEPS", 1)
+    outcome, kind = probe_edge_points(_ProductSlopesOffAtOnePoint), "inconclusive"
+    doubts = {f.op: f for f in outcome.findings if f.kind not in FACTS}
+    assert {(f.kind, op) for op, f in doubts.items()} == {(kind, op) for op in ("mul", "mulc", "vmulc")}
+    assert doubts["mul"].summary.startswith("x * y at x = 1.0, y = 1.5: d/dx 1.500000000001")
+    assert "x * y at x = 1.0, y = 1.5: d/dy 1.000000000001" in doubts["mul"].summary
+    assert outcome.inconclusive == 3

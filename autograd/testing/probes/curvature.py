@@ -187,12 +187,13 @@ def _judge_point(eng: Engine, point: EdgePoint, flushed: bool) -> tuple[bool, li
         for a, b in sorted({(i, j), (j, i)}):  # an engine's Hessian need not be symmetric: both entries
             if _compare(names[b], args[b], got[(a, b)], want, tol).ok:
                 continue
+            entry = _entry(label, names, (a, b), got[(a, b)])
             if flushed and (exact.subnormal or abs(want) < FLUSH_REACH):
-                findings.append(_flush_consequence(spec.name, label, names, (a, b), got[(a, b)], want))
+                findings.append(_flush_consequence(spec.name, entry, want))
             elif exact.underflows and _finite(got[(a, b)]):
-                findings.append(_underflow(spec.name, label, names, (a, b), got[(a, b)], want))
+                findings.append(_underflow(spec.name, entry, want))
             else:
-                findings.append(_disagreement(eng, point, args, graph, (a, b), got[(a, b)], want, tol))
+                findings.append(_disagreement(eng, point, args, graph, (a, b), got[(a, b)], want, tol, entry))
             break
     return bool(exact.judged), findings
 
@@ -203,25 +204,26 @@ def _judge_point(eng: Engine, point: EdgePoint, flushed: bool) -> tuple[bool, li
 FLUSH_REACH = 2.0**-1022 * 2.0**64
 
 
-def _flush_consequence(
-    op: str, label: str, names: list[str], ab: tuple[int, int], got: Any, want: Any
-) -> Finding:
+def _entry(label: str, names: list[str], ab: tuple[int, int], got: Any) -> str:
+    """What every finding of one Hessian entry starts with: the point, the entry, the engine's number."""
     a, b = ab
+    return f"{label}: d2/d{names[a]}d{names[b]} {show(got)}"
+
+
+def _flush_consequence(op: str, entry: str, want: Any) -> Finding:
     summary = (
-        f"{label}: d2/d{names[a]}d{names[b]} {show(got)}, sympy/mpmath {float(want)!r}: near or below the "
-        "normal range on an engine that flushes subnormal numbers (a consequence of that fact)"
+        f"{entry}, sympy/mpmath {float(want)!r}: near or below the normal range on an engine that flushes "
+        "subnormal numbers (a consequence of that fact)"
     )
     return Finding("convention", FLUSHED, summary, op)
 
 
-def _underflow(op: str, label: str, names: list[str], ab: tuple[int, int], got: Any, want: Any) -> Finding:
+def _underflow(op: str, entry: str, want: Any) -> Finding:
     """The op's value is below the normal range: a range limit of the value an engine may form its
     second derivatives from (a fact, and the entry is not judged)."""
-    a, b = ab
     summary = (
-        f"range limit: {label}: d2/d{names[a]}d{names[b]} {show(got)}, sympy/mpmath {float(want)!r}: the "
-        "op's value is below the normal range, and an engine may form its second derivatives from its "
-        "rounded value"
+        f"range limit: {entry}, sympy/mpmath {float(want)!r}: the op's value is below the normal range, and "
+        "an engine may form its second derivatives from its rounded value"
     )
     return Finding("convention", NAME, summary, op)
 
@@ -238,9 +240,10 @@ def _first_order_raises(eng: Engine, graph: Graph) -> bool:
 
 def _disagreement(
     eng: Engine, point: EdgePoint, args: tuple[float, ...], graph: Graph, ab: tuple[int, int], got: Any,
-    exact: Any, tol: float,
+    exact: Any, tol: float, entry: str,
 ) -> Finding:  # fmt: skip
-    """The entry ``ab`` disagrees with sympy: confirmed by the differences, or inconclusive."""
+    """The entry ``ab`` (its summary's start: ``entry``) disagrees with sympy: confirmed by the
+    differences, or inconclusive."""
     a, b = ab
     names = point.names
     want = float(exact)
@@ -250,8 +253,7 @@ def _disagreement(
 
     vote = second_vote(Vote("sympy/mpmath", True, repr(want)), differences)
     kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"
-    label = EdgePoint(point.op, args, point.const).label()
-    summary = f"{label}: d2/d{names[a]}d{names[b]} {show(got)}; {vote.text}"
+    summary = f"{entry}; {vote.text}"
     repro = f"# expected d2/d{names[a]}d{names[b]} (sympy, certified): {want!r}\n" + snippet(graph, eng, 2)
     return Finding(kind, NAME, summary, OPS[point.op].name, repro, repr(want), show(got), point=args)
 
@@ -282,14 +284,14 @@ def probe_edge_second_order(engine: Any, *, examples: int = 30, seed: int = 0) -
     flushed = subnormals_flushed(eng)
 
     def run() -> CheckOutcome:
-        found: list[tuple[float, int, Finding]] = []
+        found: list[tuple[float, int, int, Finding]] = []  # (extremeness, order, point, finding)
         judged, ops, no_closed_form, consequences = 0, 0, [], []
         for name, consts in _engine_ops(eng):
             ops += 1
             if any(_unevaluated(name, arity(OPS[name]), c) for c in consts):
                 no_closed_form.append(OPS[name].label)
                 continue
-            of_op: list[tuple[float, Finding]] = []
+            of_op: list[tuple[float, int, Finding]] = []
             points = raised = 0
             for const in consts:
                 for point in edge_points(name, const):
@@ -300,25 +302,28 @@ def probe_edge_second_order(engine: Any, *, examples: int = 30, seed: int = 0) -
                     points += was_judged
                     raised += any(RAISED in f.summary for f in findings)
                     consequences += [f for f in findings if f.check == FLUSHED]
-                    of_op += [(_extremeness(point), f) for f in findings if f.check != FLUSHED]
-            crashes = [f for _, f in of_op if f.kind == "crash"]
+                    of_op += [(_extremeness(point), judged, f) for f in findings if f.check != FLUSHED]
+            crashes = [f for *_, f in of_op if f.kind == "crash"]
             if crashes and raised == points and all(map(_says_missing, crashes)):  # a missing feature
                 first = crashes[0]
                 how = first.summary.split(RAISED, 1)[1]
                 summary = f"no second derivatives: at each of its {points} points {how}"
-                of_op = [(0.0, Finding("unsupported", NAME, summary, first.op))]
-            found += [(x, len(found) + k, f) for k, (x, f) in enumerate(of_op)]
-        findings = _fold([f for _, _, f in sorted(found)])
+                of_op = [(0.0, 0, Finding("unsupported", NAME, summary, first.op))]
+            found += [(x, len(found) + k, p, f) for k, (x, p, f) in enumerate(of_op)]
+        ordered = sorted(found)
+        findings = _fold([f for *_, f in ordered])
+        kept = {id(f) for f in findings}
+        # points, not findings: two entries of one point's Hessian may each be inconclusive
+        inconclusive = len({p for *_, p, f in ordered if f.kind == "inconclusive" and id(f) in kept})
         if consequences:
             findings.append(_flush_fact(flushed, consequences))
-        inconclusive = sum(f.kind == "inconclusive" for f in findings)
         reason = f"{judged} points at the edges of the regions of {ops} ops, every entry of the Hessian"
         if no_closed_form:  # a limit of the reference, not of the engine
             reason += (
                 f"; not judged (sympy has no closed form of their derivatives): {', '.join(no_closed_form)}"
             )
         return outcome(
-            NAME, merge(findings), judged=max(0, judged - inconclusive), unit="points",
+            NAME, merge(findings), judged=judged - inconclusive, unit="points",
             inconclusive=inconclusive, reason=reason,
         )  # fmt: skip
 

@@ -366,7 +366,7 @@ def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
     flushed = subnormals_flushed(eng)
 
     def run() -> CheckOutcome:
-        found: list[tuple[float, int, Finding]] = []
+        found: list[tuple[float, int, int, Finding]] = []  # (extremeness, order, point, finding)
         consequences: list[list[Finding]] = []  # a point's value and gradients can each differ
         judged = 0
         ops = []
@@ -381,12 +381,15 @@ def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
                         if differs:
                             consequences.append(differs)
                     for f in judgement:
-                        found.append((_extremeness(point), len(found), f))
+                        found.append((_extremeness(point), len(found), judged, f))
                     judged += 1
-        findings = _fold([f for _, _, f in sorted(found)])  # each op's plainest point first
+        ordered = sorted(found)  # each op's plainest point first
+        findings = _fold([f for *_, f in ordered])
+        kept = {id(f) for f in findings}
+        # points, not findings: both gradients of x / y may be inconclusive at one point
+        inconclusive = len({p for *_, p, f in ordered if f.kind == "inconclusive" and id(f) in kept})
         if flushed:
             findings.append(_flush_fact(eng, flushed, consequences))
-        inconclusive = sum(f.kind == "inconclusive" for f in findings)
         reason = f"{judged} points at the edges of the regions of {len(ops)} ops"
         return outcome(
             "edge_points", merge(findings), judged=judged - inconclusive, unit="points",
