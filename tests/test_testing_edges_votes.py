@@ -10,6 +10,7 @@ import math
 import re
 
 from autograd.testing import run_check
+from autograd.testing.ops import special
 from autograd.testing.oracles import definition_differences
 from tests.engines import sound
 
@@ -104,3 +105,26 @@ def test_a_slope_off_by_what_a_rounded_operand_explains_is_not_confirmed():
         f"certified first differences of the definition {exact}: not confirmed, unresolved"
     )
     assert not [f for f in result.findings if f.kind == "wrong_gradient"]
+
+
+class _SincSlopeNanNearZero(sound.Core):
+    """Core and sinc (the catalogue's: sin(pi x) / (pi x)), whose slope is nan where 0 < |x| < 1e-200
+    (a 0 / 0 of a formula that misses its series)."""
+
+    def sinc(self):
+        x = self.data
+        slope = math.nan if 0 < abs(x) < 1e-200 else special.dsinc(x)
+        return self._with_partials(special.sinc(x), (self,), (slope,))
+
+
+def test_a_slope_that_is_not_a_number_is_confirmed_where_sympy_cannot_bound_its_rounding():
+    # sympy has no closed form of sinc's second derivative, so the rounding an operand moves the slope
+    # by is not known: the definition's differences then confirm only a slope that is not a number
+    result = run_check("edge_points", _SincSlopeNanNearZero)
+    (wrong,) = [f for f in result.findings if f.kind not in ("convention", "unsupported")]
+    assert (wrong.kind, wrong.op) == ("wrong_gradient", "sinc~sinc")  # identified: the catalogue's row
+    slope = -math.pi**2 / 3 * 1e-300  # sinc'(x) = -pi^2 x / 3 + O(x^3)
+    assert wrong.summary.startswith(
+        f"x.sinc() at x = 1e-300: d/dx nan; sympy/mpmath {slope!r} differs, confirmed by certified first "
+        f"differences of the definition {slope!r}"
+    )
