@@ -27,7 +27,7 @@ def test_mutation_runs_empty_the_caches_that_would_hide_a_mutant():
         graph._sympy_gradient(Graph((0.5, 2.0), (Node("mul", (0, 1)),)).structure)
 
     def cached() -> tuple[int, int]:
-        return graph._sympy_gradient.cache_info().currsize, reference._function.cache_info().currsize
+        return graph._sympy_gradient.cache_info().currsize, reference._has_intervals.cache_info().currsize
 
     fill()
     conftest.empty_caches("")  # not under mutmut: nothing

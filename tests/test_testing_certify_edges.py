@@ -128,7 +128,7 @@ def test_dirac_delta_at_its_kink_has_no_number():
     with pytest.raises(ReferenceUnresolved) as info:
         certify((X,), [sympy.DiracDelta(X)], (0.0,))
     assert info.value.reason == (
-        "the reference did not settle: an interval met a kink or a pole at 8192 bits (_Straddle)"
+        "the reference did not settle: an interval met a kink or a pole at 8192 bits (Straddle)"
     )
 
 

@@ -21,20 +21,17 @@ that a caller can tell "no finite real value here" (a range limit, a domain) fro
 (:class:`ReferenceUnresolved`, which callers turn into *inconclusive*, never a verdict).
 A finite value beyond the float range is returned as it is: rounding it is the caller's fact.
 
-Before a numeric evaluation, a magnitude guard computes every part of the expressions at the
-point in ``START_PREC``-bit mpmath, each checked before it is computed: a part whose exponent
-(past ``POW_BITS`` bits) or whose argument of exp, sin or any function but log and the
-piecewise-linear ones (past ``RANGE_BITS`` bits) is too large for mpmath to reduce in time is
-:class:`ReferenceUnresolved`, its size named: a tower such as ``x ** (x ** y)`` at (2, 1e10),
-about 2 ** (2 ** 1e10).  The exact evaluations (Fractions; sympy telling an undefined value) refuse
-a rational power of more than ``EXACT_BITS`` bits the same way: ``x ** y`` at (1.5, 1e300) is a
-fine value beyond the float range, but not a rational to compute.
+Before a numeric evaluation, a magnitude guard (:mod:`autograd.testing.oracles.magnitudes`)
+refuses, as :class:`ReferenceUnresolved` with its size named, a part too large for mpmath to
+reduce in time: a tower such as ``x ** (x ** y)`` at (2, 1e10), about 2 ** (2 ** 1e10).  The exact
+evaluations (Fractions; sympy telling an undefined value) refuse a rational power of more than
+``EXACT_BITS`` bits the same way (:mod:`autograd.testing.oracles.arithmetics`, where the three
+arithmetics live).
 """
 
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -44,10 +41,15 @@ import mpmath  # type: ignore[import-untyped]
 import sympy  # type: ignore[import-untyped]
 from mpmath import iv
 from mpmath.libmp import to_float  # type: ignore[import-untyped]
-from sympy.printing.pycode import MpmathPrinter  # type: ignore[import-untyped]
 
-from autograd.testing.ops import MP_MODULES
-from autograd.testing.ops.catalogue import EXACT_FUNCTIONS, INTERVAL_FUNCTIONS
+from autograd.testing.oracles.arithmetics import (
+    EXACT_NAMESPACE,
+    INTERVAL_NAMESPACE,
+    ReferenceUnresolved,
+    Straddle,
+    lambdified,
+)
+from autograd.testing.oracles.magnitudes import check_exact, guard
 
 __all__ = ["UNDEFINED", "Certified", "ReferenceUnresolved", "certify", "to_mpf"]
 
@@ -57,29 +59,6 @@ MAX_PREC = 8192
 #: A result is settled when both ends round to the same double, or its width is below this
 #: fraction of its magnitude (for values that sit on a rounding boundary).
 REL_WIDTH = 2.0**-70
-#: The guard's limits, in bits, where mpmath's pure-Python arithmetic stops being quick.  exp,
-#: sin and the like reduce their argument (a power b ** e: e * ln b) with as many bits beyond
-#: the precision as the argument's exponent has: 0.05 s at 2 ** 16 bits, 4 s at 2 ** 19.
-RANGE_BITS = 2**16
-#: ... a power whose exponent is an integer (every exponent past 2 ** prec is one) takes as many
-#: squarings as the exponent has bits, each at four times as many bits: 0.1 s at 2 ** 11, 3.5 s
-#: at 2 ** 13.
-POW_BITS = 2**11
-#: ... and Fractions (the exact path) and sympy (which tells an undefined value) compute a
-#: rational power exactly and reduce each sum and product by a gcd, quadratic in the bits: 10 ms
-#: at 2 ** 16 bits, 3 s at 2 ** 20.
-EXACT_BITS = 2**16
-
-
-class ReferenceUnresolved(Exception):
-    """The reference cannot be certified within ``MAX_PREC`` bits; ``.reason`` says why.
-
-    Not a defect of the engine and not a pass: callers report the point as inconclusive.
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -146,7 +125,7 @@ def certify(
         raise ValueError(f"reference: {len(at)} values for the symbols {symbols}")
     if exact and _rational(exprs):
         return _exact(symbols, exprs, at)
-    _guard(symbols, exprs, at)
+    guard(symbols, exprs, at)
     numeric = _by_intervals if _has_intervals(exprs) else _by_points
     try:
         return numeric(symbols, exprs, at, signs, strict=True)
@@ -180,7 +159,7 @@ def _functions(exprs: tuple[sympy.Expr, ...]) -> set[str]:
 def _rational(exprs: tuple[sympy.Expr, ...]) -> bool:
     """Only field operations, integer powers and the exact namespace's functions: exact in Fractions."""
     return (
-        _functions(exprs) <= set(_EXACT_NAMESPACE)
+        _functions(exprs) <= set(EXACT_NAMESPACE)
         and all(p.exp.is_Integer for e in exprs for p in e.atoms(sympy.Pow))
         and not any(e.atoms(sympy.NumberSymbol) or e.has(sympy.E) for e in exprs)
     )
@@ -188,7 +167,7 @@ def _rational(exprs: tuple[sympy.Expr, ...]) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _has_intervals(exprs: tuple[sympy.Expr, ...]) -> bool:
-    return _functions(exprs) <= set(_INTERVAL_NAMESPACE)
+    return _functions(exprs) <= set(INTERVAL_NAMESPACE)
 
 
 def _undefined(
@@ -197,7 +176,7 @@ def _undefined(
     """The expressions that sympy finds not finite real at the exact point: a pole, or a complex
     value of the expression OR OF ANY PART OF IT (``x ** y * log(x)`` at x = -1 is the real pi
     in complex arithmetic, but a real function of real numbers has no value there)."""
-    _check_exact(symbols, exprs, point)  # sympy computes a rational power exactly
+    check_exact(symbols, exprs, point)  # sympy computes a rational power exactly
     at = {s: sympy.Rational(x.numerator, x.denominator) for s, x in zip(symbols, point, strict=True)}
     seen: dict[sympy.Expr, bool] = {}
 
@@ -210,260 +189,12 @@ def _undefined(
     return {i for i, e in enumerate(exprs) if any(bad(sub) for sub in sympy.postorder_traversal(e))}
 
 
-# ---------------------------------------------------------------------- namespaces
-def _relu(x: Any) -> Any:
-    return x if x > 0 else 0 * x
-
-
-def _step(x: Any) -> Any:
-    return 1 if x > 0 else 0
-
-
-class _Straddle(Exception):
-    """An interval argument of Step contains 0 and other numbers: more precision needed."""
-
-
-def _iv_relu(x: Any) -> Any:
-    x = iv.mpf(x)  # also a constant such as e
-    return iv.mpf([iv.mpf(0) if x.a < 0 else x.a, iv.mpf(0) if x.b < 0 else x.b])
-
-
-def _iv_step(x: Any) -> Any:
-    x = iv.mpf(x)
-    if x.a > 0:
-        return iv.mpf(1)
-    if x.b <= 0:
-        return iv.mpf(0)
-    raise _Straddle
-
-
-def _iv_sign(x: Any) -> Any:  # sympy writes d|x|/dx as sign(x) (from (x*x)**c on real x)
-    x = iv.mpf(x)
-    if x.a > 0:
-        return iv.mpf(1)
-    if x.b < 0:
-        return iv.mpf(-1)
-    if x.a == 0 and x.b == 0:
-        return iv.mpf(0)
-    raise _Straddle
-
-
-def _iv_tanh(x: Any) -> Any:  # mpmath.iv has no tanh; x appears once, so the interval stays tight
-    return 1 - 2 / (_iv_exp(2 * x) + 1)
-
-
-def _iv_dirac(x: Any, *order: Any) -> Any:
-    """d/dx sign(x) (sympy writes it for second derivatives of ``1/|x|``): 0 off the kink 0."""
-    x = iv.mpf(x)
-    if x.a > 0 or x.b < 0:
-        return iv.mpf(0)
-    raise _Straddle  # at (or straddling) the kink: no number
-
-
-def _iv_exp(x: Any) -> Any:
-    """``iv.exp`` widened by 16 ulps of its precision: mpmath rounds an approximation computed at a
-    few more bits in the outward direction, which does not cover that approximation's error (at
-    2048 bits ``iv.exp(2 ** -1074) - 1 - 2 ** -1074`` is the point [0, 0]; the truth is 2 ** -2149).
-    exp is positive, so a relative widening contains the value.  exp(0) is 1 exactly, and stays so
-    (tanh(0) and relu(x) * exp(0) must not straddle a kink)."""
-    x = iv.mpf(x)
-    if x.a == 0 and x.b == 0:
-        return iv.mpf(1)
-    y = iv.exp(x)
-    slack = iv.mpf(2) ** (4 - iv.prec)
-    return y * iv.mpf([1 - slack.a, 1 + slack.b])
-
-
-_EXACT_NAMESPACE = {"mpf": Fraction, "Relu": _relu, "Step": _step, **EXACT_FUNCTIONS}
-_INTERVAL_NAMESPACE = {
-    "mpf": iv.mpf, "exp": _iv_exp, "log": iv.ln, "sqrt": iv.sqrt, "tanh": _iv_tanh,
-    "Relu": _iv_relu, "Step": _iv_step, "sign": _iv_sign, "DiracDelta": _iv_dirac, "e": iv.e, "pi": iv.pi,
-    **INTERVAL_FUNCTIONS,  # the catalogue's functions (an engine's identified extra ops)
-}  # fmt: skip
-
-
-@functools.lru_cache(maxsize=4096)
-def _function(symbols: tuple[Any, ...], exprs: tuple[sympy.Expr, ...], arithmetic: str) -> Any:
-    """``f(*point) -> [each expression]`` in exact, interval or point arithmetic (cached).
-
-    mpmath's printer writes a rational constant p/q as ``mpf(p)/mpf(q)``, so binding ``mpf``
-    to ``Fraction`` (or to an interval) keeps constants exact.
-    """
-    if arithmetic == "point":
-        return sympy.lambdify(symbols, list(exprs), modules=MP_MODULES, cse=True)
-    exact = arithmetic == "exact"
-    namespace = {**_EXACT_NAMESPACE, "_pow": _exact_pow} if exact else _INTERVAL_NAMESPACE
-    printer = (_ExactPrinter if exact else MpmathPrinter)(
-        {"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True}
-    )
-    return sympy.lambdify(symbols, list(exprs), modules=[namespace], printer=printer, cse=True)
-
-
-# ---------------------------------------------------------------------- the magnitude guard
-def _guard(symbols: _Symbols, exprs: _Exprs, point: _Point) -> None:
-    """Every part of ``exprs`` at the point in ``START_PREC``-bit mpmath, each checked before it is
-    computed (:func:`_check`): ReferenceUnresolved before a tower."""
-    with mpmath.workprec(START_PREC):
-        values = {s: mpmath.mpf(x.numerator) / x.denominator for s, x in zip(symbols, point, strict=True)}
-        for node in _parts(exprs):
-            if node not in values:
-                values[node] = _roughly(node, [values.get(a) for a in node.args])
-
-
-@functools.lru_cache(maxsize=4096)
-def _parts(exprs: _Exprs) -> tuple[sympy.Expr, ...]:
-    """The distinct sub-expressions of ``exprs``, each after its arguments (no recursion: graphs
-    can be deep)."""
-    order: list[sympy.Expr] = []
-    seen: set[sympy.Expr] = set()
-    stack = [(e, False) for e in reversed(exprs)]
-    while stack:
-        node, ready = stack.pop()
-        if node in seen:
-            continue
-        if ready:
-            seen.add(node)
-            order.append(node)
-        else:
-            stack.append((node, True))
-            stack.extend((a, False) for a in reversed(node.args))
-    return tuple(order)
-
-
-def _roughly(node: sympy.Expr, args: list[Any]) -> Any:
-    """The value of ``node`` at the current precision from its arguments', once :func:`_check` finds
-    it affordable; None where there is no finite number (a pole) or the guard cannot compute it
-    (the evaluation then finds out why)."""
-    if node.is_Rational:
-        return mpmath.mpf(node.p) / node.q
-    if any(a is None for a in args):
-        return None
-    _check(node, args)
-    try:
-        if node.is_Atom:  # a constant (pi, a float) or a symbol without a value: no number
-            y = node.evalf()
-        elif node.is_Add:
-            y = mpmath.fsum(args)
-        elif node.is_Mul:
-            y = mpmath.fprod(args)
-        elif node.is_Pow:
-            y = mpmath.power(*args)
-        else:  # a function (or Max; what the guard cannot compute, DiracDelta, stays None)
-            y = _point_function(node.func, len(args))(*args)
-        y = mpmath.mpmathify(y)
-    except Exception:  # any failure: the evaluation finds out why
-        return None
-    return y if mpmath.isfinite(y) else None
-
-
-#: Functions whose cost does not grow with their argument: the exact ones (piecewise linear) and
-#: log (its cost grows with the bits of its argument's exponent, which the checks of exp and of
-#: powers keep near RANGE_BITS).
-_FLAT = {"log", *_EXACT_NAMESPACE}
-
-
-def _check(node: sympy.Expr, args: list[Any]) -> None:
-    """ReferenceUnresolved if computing ``node`` from its arguments' values means a range reduction
-    past ``RANGE_BITS`` or an integer power past ``POW_BITS``."""
-    if node.is_Pow:
-        base, power = args
-        _limit(node, "an exponent", mpmath.mag(power), POW_BITS)
-        if base:  # |ln|base|| < (|m| + 1) ln 2 < 2 ** (the bits of m), m = mag(base)
-            ln_bits = mpmath.mag(base).bit_length()
-            _limit(node, "an exponent times ln(base)", mpmath.mag(power) + ln_bits, RANGE_BITS)
-    elif isinstance(node, sympy.Function) and type(node).__name__ not in _FLAT:
-        for x in args:
-            _limit(node, f"an argument of {type(node).__name__}", mpmath.mag(x), RANGE_BITS)
-
-
-def _limit(node: sympy.Expr, what: str, bits: Any, limit: int) -> None:
-    if bits > limit:
-        raise ReferenceUnresolved(
-            f"{what} of about 2**{_count(bits)} in {_short(node)} is beyond what the reference can"
-            f" evaluate (over 2**{limit})"
-        )
-
-
-def _count(n: Any) -> str:
-    """A count of bits, short even when it has itself more digits than the floats hold."""
-    return f"{n}" if n < 10**15 else f"(2**{math.log2(n):.4g})"
-
-
-def _short(node: sympy.Expr) -> str:
-    text = str(node)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-@functools.lru_cache(maxsize=1024)
-def _point_function(func: Any, n: int) -> Any:
-    """``func`` of ``n`` arguments as an mpmath function (compiled once per function)."""
-    slots = tuple(sympy.symbols(f"a0:{n}", cls=sympy.Dummy))
-    f = _function(slots, (func(*slots),), "point")
-    return lambda *xs: f(*xs)[0]
-
-
-def _check_exact(symbols: _Symbols, exprs: _Exprs, point: _Point) -> None:
-    """ReferenceUnresolved if a rational power in ``exprs`` at the point would have more than
-    ``EXACT_BITS`` bits (sympy, asked what is undefined, computes one exactly)."""
-    values: dict[Any, Any] = dict(zip(symbols, point, strict=True))
-    for node in _parts(exprs):
-        if node not in values:
-            args: list[Any] = [values.get(a) for a in node.args]
-            if node.is_Pow and all(isinstance(a, Fraction) for a in args):
-                _exact_limit(_short(node), abs(args[1]) * _bits(args[0]))
-            values[node] = _exactly(node, args)
-
-
-def _bits(x: Fraction) -> int:
-    return max(abs(x.numerator), x.denominator).bit_length() - 1
-
-
-def _exactly(node: sympy.Expr, args: list[Any]) -> Fraction | None:
-    """The exact value of a rational operation on exact values (None for any other)."""
-    if node.is_Rational:
-        return Fraction(int(node.p), int(node.q))
-    if not args or not all(isinstance(a, Fraction) for a in args):
-        return None
-    name = type(node).__name__
-    try:
-        if node.is_Pow:
-            return args[0] ** args[1] if args[1].denominator == 1 else None
-        if node.is_Add:
-            return Fraction(sum(args))
-        if node.is_Mul:
-            return Fraction(math.prod(args))
-        return Fraction(_EXACT_NAMESPACE[name](*args)) if name in _EXACT_NAMESPACE else None
-    except ZeroDivisionError:  # a pole (0 ** -1): no number
-        return None
-
-
-def _exact_pow(base: Any, n: Any) -> Any:
-    """``base ** n`` in the exact namespace (:class:`_ExactPrinter`), refused past ``EXACT_BITS``."""
-    _exact_limit("a power", abs(n) * _bits(Fraction(base)))
-    return base**n
-
-
-def _exact_limit(part: str, bits: Any) -> None:
-    if bits > EXACT_BITS:
-        raise ReferenceUnresolved(
-            f"an exact rational of about {_count(math.ceil(bits))} bits in {part} is beyond"
-            f" what the reference computes (over {EXACT_BITS} bits)"
-        )
-
-
-class _ExactPrinter(MpmathPrinter):  # type: ignore[misc]
-    """Writes every power as ``_pow(base, n)``, that is :func:`_exact_pow`."""
-
-    def _print_Pow(self, expr: sympy.Expr, rational: bool = False) -> str:
-        return f"_pow({self._print(expr.base)}, {self._print(expr.exp)})"
-
-
 # ---------------------------------------------------------------------- exact
 def _exact(
     symbols: tuple[Any, ...], exprs: tuple[sympy.Expr, ...], point: tuple[Fraction, ...]
 ) -> tuple[Certified, ...]:
     try:
-        values = _function(symbols, exprs, "exact")(*point)
+        values = lambdified(symbols, exprs, "exact")(*point)
     except ZeroDivisionError:  # exact arithmetic: a true pole of some expression
         undefined = _undefined(symbols, exprs, point)
         if not undefined:
@@ -476,15 +207,15 @@ def _exact(
 def _by_intervals(symbols: _Symbols, exprs: _Exprs, point: _Point, signs: int, strict: bool) -> _Found:
     """Interval evaluation from ``START_PREC`` bits doubling; ``strict``: :class:`_Failed` at the
     first pole, complex or infinite result instead of trying more precision."""
-    f = _function(symbols, exprs, "interval")
+    f = lambdified(symbols, exprs, "interval")
     prec, why = START_PREC, ""
     while prec <= MAX_PREC:
         saved = iv.prec
         iv.prec = prec  # mpmath.iv has no workprec context
         try:
             found = _interval_attempt(f, point, prec, len(exprs) - signs)
-        except (_Straddle, ZeroDivisionError, ValueError) as exc:  # ComplexResult is a ValueError
-            if strict and not isinstance(exc, _Straddle):
+        except (Straddle, ZeroDivisionError, ValueError) as exc:  # ComplexResult is a ValueError
+            if strict and not isinstance(exc, Straddle):
                 raise _Failed from exc
             why = f"an interval met a kink or a pole at {prec} bits ({type(exc).__name__})"
         else:
@@ -551,7 +282,7 @@ def _exact_bits(a: Any, b: Any) -> int:
 def _by_points(symbols: _Symbols, exprs: _Exprs, point: _Point, signs: int, strict: bool) -> _Found:
     """Point evaluation, the precision doubled until two successive results agree (no interval
     version of some function: the best certificate mpmath offers)."""
-    f = _function(symbols, exprs, "point")
+    f = lambdified(symbols, exprs, "point")
     settle = len(exprs) - signs
     prec, before, why = START_PREC, None, ""
     while prec <= MAX_PREC:
