@@ -51,8 +51,9 @@ from autograd.testing.oracles.higher import engine_derivatives, snippet
 from autograd.testing.oracles.mismatch import _compare
 from autograd.testing.oracles.precision import PRECISION_RANGES
 from autograd.testing.oracles.reference import ReferenceUnresolved, certify
-from autograd.testing.probes.edges import _engine_ops, _extremeness, _fold, _with_extras, subnormals_flushed
+from autograd.testing.probes.edges import _engine_ops, _extremeness, _fold, _with_extras
 from autograd.testing.probes.regions import EdgePoint, arity, edge_points
+from autograd.testing.probes.subnormals import subnormals_flushed
 from autograd.testing.reproducers import show
 from autograd.testing.verdicts import Vote, merge, second_vote
 

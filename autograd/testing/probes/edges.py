@@ -26,35 +26,31 @@ engine is judged at them.
     returning a finite number (or a complex one) is ``accepts_invalid``, with a reproducer.
 
 An engine that flushes subnormal numbers to zero (XLA on the CPU does: JAX's ``x * 1.0`` at
-5e-324 is 0.0) makes that choice once for every op: :func:`subnormals_flushed` finds it on two
-multiplications, and ``edge_points`` then reports it as one ``convention`` fact, with the points
-where an operand or the exact result is subnormal and the engine differs listed as its
-consequences, not as a defect of each op.
+5e-324 is 0.0) makes that choice once for every op
+(:func:`~autograd.testing.probes.subnormals.subnormals_flushed`), and ``edge_points`` then reports
+it as one ``convention`` fact, with the points where an operand or the exact result is subnormal
+and the engine differs listed as its consequences, not as a defect of each op.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-import sympy  # type: ignore[import-untyped]
-
 from autograd.testing.boundary import EngineRaised, error_line
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.engines.support import usable_consts
 from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outcome
 from autograd.testing.graph import OracleInconclusive
-from autograd.testing.ops import OPS, OpSpec, by_op_name
+from autograd.testing.ops import OPS, OpSpec
 from autograd.testing.oracles import SYMBOLIC_SAFETY, in_precision_range, to_precision, working_precision
 from autograd.testing.oracles.definition_differences import difference_vote
 from autograd.testing.oracles.fd import _fd_row
 from autograd.testing.oracles.mismatch import _compare
-from autograd.testing.oracles.precision import PRECISION_RANGES
-from autograd.testing.oracles.reference import ReferenceUnresolved, certify
+from autograd.testing.oracles.reference import ReferenceUnresolved
 from autograd.testing.probes.common import same_const
 from autograd.testing.probes.regions import (
     FLOAT_MAX,
@@ -65,8 +61,10 @@ from autograd.testing.probes.regions import (
     edge_consts,
     edge_points,
     out_of_domain_points,
+    partial_condition,
     reference,
 )
+from autograd.testing.probes.subnormals import flush_fact, subnormal_point, subnormals_flushed
 from autograd.testing.reproducers import program, show
 from autograd.testing.verdicts import SECOND_VOTE_FD, Vote, merge, second_vote
 
@@ -244,7 +242,7 @@ def _judge_gradient(
         # (they confirm only beyond one ulp of each operand moved through the partial too: the
         # engine may round an intermediate, as exp(-x * x / 2) at x = -37 is off by x * x / 2 ulps)
         try:
-            condition = _condition(point, j)
+            condition = partial_condition(point.op, point.args, point.const, j)
         except ReferenceUnresolved:  # unknown: they confirm only a number that is not finite
             condition = math.inf
         eps, _ = working_precision(precision)
@@ -257,27 +255,6 @@ def _judge_gradient(
     kind = "wrong_gradient" if vote.kind == "defect" else "inconclusive"
     summary = f"{point.label()}: d/d{name} {show(got)}; {vote.text}"
     return [Finding(kind, check, summary, spec.name, repro, repr(want), show(got), point=point.args)]
-
-
-@by_op_name
-@functools.lru_cache(maxsize=1024, typed=True)
-def _conditions(op: str, nargs: int, const: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """Symbols and, for each partial, ``sum_k |x_k d/dx_k|`` of it: how far rounding an operand
-    moves it, relatively."""
-    symbols = tuple(sympy.symbols(f"a0:{nargs}", real=True))
-    expr = OPS[op].sym(symbols, const)
-    partials = [sympy.diff(expr, s) for s in symbols]
-    return symbols, tuple(sympy.Add(*[sympy.Abs(s * sympy.diff(d, s)) for s in symbols]) for d in partials)
-
-
-def _condition(point: EdgePoint, j: int) -> float:
-    """The certified condition of the partial ``j`` at the point (inf where it is not finite);
-    ReferenceUnresolved where it cannot be certified (an unevaluated derivative included)."""
-    symbols, conditions = _conditions(point.op, len(point.args), point.const)
-    if conditions[j].has(sympy.Derivative):
-        raise ReferenceUnresolved(f"sympy cannot differentiate the partial of {point.op} again")
-    (found,) = certify(symbols, [conditions[j]], point.args)
-    return float(abs(found.value)) if found.defined and abs(found.value) <= FLOAT_MAX else math.inf
 
 
 def _number(x: Any) -> float | None:
@@ -307,58 +284,6 @@ def _with_extras(eng: Engine, run: Any) -> Any:
         return run()
 
 
-# ---------------------------------------------------------------------- subnormals flushed to zero
-def _flush_cases(precision: str) -> list[tuple[float, float]]:
-    """Two products whose exact results are subnormal in ``precision``: of a subnormal operand
-    (kept by an engine that does not flush inputs) and of normal operands (a subnormal result)."""
-    low = PRECISION_RANGES[precision][0]  # the smallest normal number
-    return [(low * 2.0**-10, 1.0), (low, 0.5)]
-
-
-def subnormals_flushed(engine: Any) -> str | None:
-    """How the engine flushes subnormal numbers to zero (the products that came out 0, in words),
-    or None when it keeps them (or raises on them: the edge points judge that op by op)."""
-    eng = resolve_engine(engine)
-    flushed = []
-    for a, b in _flush_cases(eng.precision):
-        try:
-            got = eng.data(eng.apply(OPS["mul"], [eng.make(a), eng.make(b)]))
-        except EngineRaised:
-            return None
-        if float(got) == 0:
-            flushed.append(f"{a!r} * {b!r} gives {show(got)}, not {a * b!r}")
-    return "; ".join(flushed) or None
-
-
-def _subnormal_point(point: EdgePoint, precision: str) -> bool:
-    """Whether an operand, or the exact value or a partial, is subnormal in ``precision``."""
-    low = PRECISION_RANGES[precision][0]
-    try:
-        ref = reference(point.op, point.args, point.const)
-    except ReferenceUnresolved:
-        ref = None
-    exact = () if ref is None else (ref[0], *(p for p in ref[1] if p is not None))
-    return any(0 < abs(float(x)) < low for x in (*point.args, *exact))
-
-
-def _flush_fact(eng: Engine, how: str, consequences: list[list[Finding]]) -> Finding:
-    """The one fact of an engine that flushes subnormals, with what it changes at the edge points
-    (``consequences``: the findings of each point where it differs, a list a point)."""
-    ops = sorted({f.op for at_point in consequences for f in at_point if f.op})
-    summary = f"subnormal numbers are flushed to zero ({how}): an engine-wide choice, not a defect of each op"
-    if consequences:
-        summary += (
-            f"; at {len(consequences)} edge point{'s' if len(consequences) > 1 else ''} where an operand or "
-            f"the exact result is subnormal the engine differs because of it ({', '.join(ops)}), e.g. "
-            f"{consequences[0][0].summary}"
-        )
-    lines = [
-        f"print({a!r} * {b!r}, '->', ({{V}}({a!r}) * {{V}}({b!r})).{{data}})"
-        for a, b in _flush_cases(eng.precision)
-    ]
-    return Finding("convention", "edge_points", summary, None, program(eng, *lines))
-
-
 def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> CheckOutcome:
     """Each op the engine has at the edge points its region gives; every point on its own (an
     engine that flushes subnormals: where they are involved, a consequence of that one fact)."""
@@ -375,7 +300,7 @@ def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
             for const in consts:
                 for point in edge_points(name, const):
                     judgement = _judge_point(eng, point, "edge_points")
-                    if flushed and judgement and _subnormal_point(point, eng.precision):
+                    if flushed and judgement and subnormal_point(point, eng.precision):
                         differs = [f for f in judgement if f.kind in (*DEFECT_KINDS, "inconclusive")]
                         judgement = [f for f in judgement if f.kind not in (*DEFECT_KINDS, "inconclusive")]
                         if differs:
@@ -389,7 +314,7 @@ def probe_edge_points(engine: Any, *, examples: int = 30, seed: int = 0) -> Chec
         # points, not findings: both gradients of x / y may be inconclusive at one point
         inconclusive = len({p for *_, p, f in ordered if f.kind == "inconclusive" and id(f) in kept})
         if flushed:
-            findings.append(_flush_fact(eng, flushed, consequences))
+            findings.append(flush_fact(eng, flushed, consequences))
         reason = f"{judged} points at the edges of the regions of {len(ops)} ops"
         return outcome(
             "edge_points", merge(findings), judged=judged - inconclusive, unit="points",

@@ -53,6 +53,7 @@ __all__ = [
     "edge_consts",
     "edge_points",
     "out_of_domain_points",
+    "partial_condition",
     "reference",
 ]
 
@@ -178,6 +179,27 @@ def reference(op: str, args: tuple[float, ...], const: Any) -> tuple[Any, list[A
     if value is None:
         return None
     return value, partials
+
+
+@by_op_name
+@functools.lru_cache(maxsize=1024, typed=True)
+def _conditions(op: str, nargs: int, const: Any) -> tuple[Any, ...]:
+    """For each partial of the op, ``sum_k |x_k d/dx_k|`` of it: how far rounding an operand moves
+    it, relatively."""
+    symbols, (_, *partials) = _op_expressions(op, nargs, const)
+    return tuple(sympy.Add(*[sympy.Abs(s * sympy.diff(d, s)) for s in symbols]) for d in partials)
+
+
+def partial_condition(op: str, args: tuple[float, ...], const: Any, j: int) -> float:
+    """The certified condition of the op's partial ``j`` at ``args`` (see :func:`_conditions`; inf
+    where it is not a finite float); ReferenceUnresolved where it cannot be certified (sympy
+    leaving the derivative of the partial unevaluated included)."""
+    symbols, _ = _op_expressions(op, len(args), const)
+    condition = _conditions(op, len(args), const)[j]
+    if condition.has(sympy.Derivative):
+        raise ReferenceUnresolved(f"sympy cannot differentiate the partial of {op} again")
+    (found,) = certify(symbols, [condition], args)
+    return float(abs(found.value)) if found.defined and abs(found.value) <= FLOAT_MAX else math.inf
 
 
 def _certified_or_none(op: str, args: tuple[float, ...], const: Any) -> tuple[Any, list[Any]] | None:
