@@ -257,7 +257,8 @@ NOTES: dict[str, str] = {
     ),
     "nanograd-bgriebel==0.1.4": (
         "wrong_gradient (powc): d(x**0)/dx at 0 is nan (the C++ rule's 0 * pow(0, -1) = 0 * inf), sympy 0. "
-        "wrong_value (rdiv): 0 / x at 5e-324 is nan (0 * x**-1, and 1 / 5e-324 overflows to inf), sympy 0. "
+        "wrong_value (rdiv): 0 / x at 5e-324 is nan (0 * x**-1, and 1 / 5e-324 overflows to inf), sympy 0; "
+        "its gradient at 1e-300 is nan too (sympy 0). "
         "crash: the C++ backward recurses once per node: a chain y = y*1 + 0 of 43,750 steps (dy/dx = 1) "
         "kills the interpreter with SIGSEGV. All by confirm_audits."
     ),
@@ -294,7 +295,8 @@ NOTES: dict[str, str] = {
         "raises because y**2 overflows (confirm_audits). crash (rdiv): 1 / x at 1e300 is 1e-300 and "
         "its gradient rounds to -0.0 (sympy); the engine raises because x**2 overflows "
         "(confirm_audits). crash (arctan~atan): atan(1e300) is pi/2 and its derivative rounds to 0.0 "
-        "(sympy); the engine's 1 / (1 + x**2) overflows (confirm_audits)."
+        "(sympy); the engine's 1 / (1 + x**2) overflows (confirm_audits). wrong_gradient (cosh): "
+        "d/dx cosh at 1e-20 is 0.0, sympy sinh(1e-20) = 1e-20 ((e^x - e^-x) / 2 cancels; confirm_audits)."
     ),
     "gradpy==1.0.0": (
         "crash (powc): d(x**0)/dx at 0 raises ZeroDivisionError (the power rule's x**(c-1)). crash and "
@@ -366,7 +368,8 @@ NOTES: dict[str, str] = {
         "nan, sympy 0. crash (powc): `__pow__` returns None for an exponent that is neither an int, a float "
         "nor a Value (x ** Fraction(1, 2)), which fails at the next use, or, added to a Value, gives nan "
         "(wrong_value (powc): sqrt(x) + y**2 at (2.1548, 0) is nan, sympy 1.4679). wrong_value (rdiv): 0 / x "
-        "at 5e-324 is nan (0 * x**-1 = 0 * inf), sympy 0. All by confirm_audits. Parents in "
+        "at 5e-324 is nan (0 * x**-1 = 0 * inf), sympy 0, and its gradient at 1e-300 is nan (sympy 0). All "
+        "by confirm_audits. Parents in "
         "a set, but confirm_audits' fan-out sum gave one value (4.0) over 20 builds: no nondeterminism "
         "confirmed."
     ),

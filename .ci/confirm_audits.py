@@ -175,6 +175,12 @@ def rdiv_of_zero_at_tiny(engine: str, api: Api) -> Case:
     return edge(engine, api, "crash", "rdiv", "0 / a", sympy.Integer(0) / x, 1e-300)
 
 
+def rdiv_slope_at_tiny(engine: str, api: Api) -> Case:
+    """0 / x is 0 for every x != 0, and so is its gradient; -c / x**2 is 0 / 0 = nan at 1e-300,
+    where x**2 underflows (or 0 * inf = nan where 1 / x**2 overflows)."""
+    return edge(engine, api, "wrong_gradient", "rdiv", "0 / a", sympy.Integer(0) / x, 1e-300)
+
+
 def div_by_huge(engine: str, api: Api) -> Case:
     """x / y at y = 1e300 is 1.5e-300, d/dy = -x / y**2 rounds to -0.0: finite; y**2 overflows."""
     return pair(engine, api, "crash", "div", "a / b", x / y, (1.5, 1e300))
@@ -235,6 +241,7 @@ CASES = [
     # nanograd-bgriebel (C++): 0 * pow(0, -1) = 0 * inf = nan
     edge("nanograd-bgriebel==0.1.4", BGRIEBEL, "wrong_gradient", "powc", "a ** 0", x**0, 0.0),
     rdiv_at_subnormal("nanograd-bgriebel==0.1.4", BGRIEBEL),
+    rdiv_slope_at_tiny("nanograd-bgriebel==0.1.4", BGRIEBEL),
     # simplegrad (C++, float32 values, judged at float32 precision): relu is a leaky relu of slope 0.2;
     # the power adds 1e-9 to its base, (x + 1e-9) ** c, and division is x * y ** -1 through it
     *(
@@ -259,6 +266,8 @@ CASES = [
     edge("GrADim==0.0.5", GRADIM, "wrong_value", "tanh", "a.tanh()", tanh, 1e-300),
     edge("GrADim==0.0.5", GRADIM, "wrong_value", "tanh", "a.tanh()", tanh, 1e4),
     edge("GrADim==0.0.5", GRADIM, "wrong_gradient", "tanh", "a.tanh()", tanh, 1e4),
+    # GrADim: cosh's derivative as (e**x - e**-x) / 2 cancels to 0 at 1e-20 (sinh(1e-20) = 1e-20)
+    edge("GrADim==0.0.5", GRADIM, "wrong_gradient", "cosh", "a.cosh()", sympy.cosh(x), 1e-20),
     # ... and logistic 1 / (1 + e^-x) through numpy: e^-x = inf at -1e20, the derivative inf / inf = nan
     edge("GrADim==0.0.5", GRADIM, "wrong_gradient", "logistic/sigmoid", "a.logistic()", sigmoid, -1e20),
     # ... cosh and sinh as (e^x +- e^-x) / 2: inf where e^x overflows but the result does not, and
@@ -364,6 +373,7 @@ CASES = [
         (2.154802097563916, 0.0),
     ),
     rdiv_at_subnormal("vizgrad==0.1.2", VIZGRAD),
+    rdiv_slope_at_tiny("vizgrad==0.1.2", VIZGRAD),
     # torch: `__rdiv__` is `self.reciprocal() * other`, and 1 / 5e-324 overflows to inf
     rdiv_at_subnormal("torch==2.13.0", TORCH),
     # exact results that are ordinary (0) or round to a finite float, where only an intermediate
