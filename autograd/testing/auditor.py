@@ -32,7 +32,7 @@ from autograd.testing.findings import DEFECT_KINDS, CheckOutcome, Finding, outco
 from autograd.testing.identify import extra_capabilities
 from autograd.testing.ops import OPS
 from autograd.testing.oracles.precision import PRECISION_RANGES
-from autograd.testing.probes.subnormals import subnormals_flushed
+from autograd.testing.probes.edges import subnormals_flushed
 from autograd.testing.report import DEFAULT_EXAMPLES, SCHEMA_VERSION, AuditCase, AuditReport
 from autograd.testing.runner import DEFAULT_MODE, SearchMode
 
