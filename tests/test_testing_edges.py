@@ -523,6 +523,11 @@ class _PowPartialOfNextPower(sound.Value):
 def test_a_wrong_gradient_of_an_op_with_a_constant_is_confirmed_by_differences_of_that_op():
     outcome = probe_edge_points(_PowPartialOfNextPower)
     assert caused(outcome) == {("wrong_gradient", "powc")}
+    # float differences of x ** c itself (with its constant) confirm it at an ordinary point: 2 * x ** 2
+    # at x = -1 is 2.0 where the slope is -2.0
+    (wrong,) = [f for f in outcome.findings if f.kind == "wrong_gradient"]
+    said = "x ** 2 at x = -1.0: d/dx 2.0; sympy/mpmath -2.0 differs, confirmed by finite differences -1.99999"
+    assert wrong.summary.startswith(said)
 
 
 def run_reproducer(code):
