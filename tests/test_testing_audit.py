@@ -169,18 +169,22 @@ def test_a_wrong_rule_is_a_confirmed_wrong_gradient_with_a_reproducer_that_shows
 
 
 @pytest.mark.slow
-def test_a_float_engine_is_confirmed_by_finite_differences_and_a_tiny_slip_stays_inconclusive():
+def test_a_float_engine_is_confirmed_by_finite_differences_and_a_tiny_slip_only_where_exact():
     report = audit("tests.engines.audit_wrong_tanh_float", examples=EXAMPLES)
     (finding,) = [f for f in report.defects if f.kind == "wrong_gradient"]
     assert finding.op == "tanh" and "confirmed by finite differences" in finding.summary
     expected, actual = printed_lists(run_python(finding.reproducer).stdout)
     assert actual == pytest.approx([1.0001 * e for e in expected], rel=1e-12)
-    # off by 1e-12: sympy sees it, finite differences (which resolve about 1e-10) cannot confirm
-    # it: no defect is claimed (1e-9 is confirmed: tests/test_testing_confirmation.py)
+    # off by 1e-12: sympy sees it; on random graphs finite differences (which resolve about 1e-10)
+    # cannot confirm it (inconclusive there; 1e-9 is confirmed: tests/test_testing_confirmation.py),
+    # at the edge points the certified differences of tanh's definition do (tanh'(0) is 1 exactly)
     env = {**os.environ, "WRONG_TANH": "1.000000000001"}
     out = audit_cli("tests.engines.audit_wrong_tanh_float", "--json", "--examples", str(EXAMPLES), env=env)
     data = json.loads(out.stdout)
-    assert out.returncode == 0 and data["defects"] == 0
+    assert out.returncode == 1 and data["defects"] == 1
+    (wrong,) = [f for f in data["findings"] if f["kind"] == "wrong_gradient"]
+    assert (wrong["op"], wrong["check"]) == ("tanh", "edge_points")
+    assert "confirmed by certified first differences of the definition 1.0" in wrong["summary"]
     assert any(f["kind"] == "inconclusive" and f["op"] == "tanh" for f in data["findings"])
 
 

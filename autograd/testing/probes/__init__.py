@@ -21,7 +21,8 @@ One module a probe (its docstring says what it asks and what counts as a defect)
     time                             timing.py         cost that grows with paths, not with nodes
 
 ``common.py`` holds what several probes share, ``regions.py`` the points the edge probes
-derive from an op's region.  :data:`PROBES` lists the probes an audit
+derive from an op's region, ``subnormals.py`` how an engine that flushes subnormal numbers is
+found once for every op.  :data:`PROBES` lists the probes an audit
 runs, in this order; each is registered in the one registry of checks
 (:mod:`autograd.testing.checks.registry`), after the checks.  A new probe is a module here
 and one line in :data:`PROBES`.
