@@ -209,7 +209,8 @@ def _judge_gradient(
     precision: str,
 ) -> list[Finding]:  # fmt: skip
     """Two independent oracles: sympy's derivative (mpmath) judges; where it disagrees, central
-    differences of the op confirm it (``wrong_gradient``) or cannot (``inconclusive``)."""
+    differences of the op confirm it (``wrong_gradient``), or, where they cannot judge or do not
+    confirm, the certified differences of its definition do; else ``inconclusive``."""
     name = point.names[j]
     tol = _gradient_tol(spec, point, value, grad, precision)
     symbolic = _compare(name, point.args[j], got, grad, tol)
