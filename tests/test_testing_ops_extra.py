@@ -786,3 +786,51 @@ def test_a_method_that_takes_a_plain_number_is_called_with_one_and_judged():
     assert "v.scaled(0.7) (not identified: checked by self-consistency)" in listed
     assert "v.smudge() (not identified: not judged (0 cases judged, " in listed
     assert "v.smudge() (not identified: checked" not in listed
+
+
+# ---------------------------------------------------------------------- identified by its name
+class _RoughErf(sound.Value):
+    """``erf`` whose values are 2e-7 too large (a float32-grade kernel), its slope right: the
+    catalogue's erf by its name, not by its values."""
+
+    def erf(self):
+        x = self.data
+        slope = 2 / math.sqrt(math.pi) * math.exp(-x * x)
+        return self._with_partials(math.erf(x) * (1 + 2e-7), (self,), (slope,))
+
+
+class _UnnormalisedSinc(sound.Value):
+    """``sinc`` as sin(x) / x (numpy's is sin(pi x) / (pi x)): another function of the same name."""
+
+    def sinc(self):
+        x = self.data
+        value = math.sin(x) / x if x else 1.0
+        slope = (math.cos(x) - value) / x if x else 0.0
+        return self._with_partials(value, (self,), (slope,))
+
+
+def test_a_method_named_after_a_row_and_roughly_its_values_is_judged_as_that_row():
+    # 2e-7 relative: beyond AGREE_RTOL, within NAMESAKE_RTOL; its wrong values are then found at the
+    # edges (erf(1) is 0.8427007929497149; the engine's is 2e-7 of it larger)
+    (erf,) = extra_ops(resolve_engine(_RoughErf))
+    assert (erf.known, erf.by_name, erf.spec.name) == ("erf", True, "erf~erf")
+    edges = probe_edge_points(_RoughErf)
+    wrong = [f for f in edges.findings if (f.kind, f.op) == ("wrong_value", "erf~erf")]
+    said = f"x.erf() at x = 1.0: value {math.erf(1.0) * (1 + 2e-7)!r}, expected 0.8427007929497149"
+    assert wrong and said in wrong[0].summary
+    (listed,) = [f for f in extra_op_outcomes(_RoughErf)[0].findings if f.summary.startswith("ops beyond")]
+    said = "v.erf() (erf (by its name: its values differ from the catalogue's by more than 1e-09 relative))"
+    assert said in listed.summary
+
+
+def test_a_namesake_far_from_the_row_is_another_function_and_stays_unknown():
+    # sin(1) / 1 = 0.841 where the catalogue's sinc(1) is 0: not a rough sinc, a sinc of its own
+    (sinc,) = extra_ops(resolve_engine(_UnnormalisedSinc))
+    assert (sinc.known, sinc.by_name) == (None, False)
+    # and a value agreeing with no row but close to a row of another name is not named after it
+    assert identify_module.namesake("erf", {x: math.sin(x) for x in (0.3, 0.7, 1.1, 1.9)}, 1) is None
+    xs = (-1.3, -0.6, 0.3, 0.7, 1.1, 1.9)
+    spec, _ = identify_module.namesake("sin", {x: math.sin(x) * (1 + 1e-6) for x in xs}, 1)
+    assert spec.name == "sin"
+    assert identify_module.namesake("sin", {x: math.sin(x) * (1 + 2e-3) for x in xs}, 1) is None
+    assert identify_module.namesake("sin", {x: math.sin(x) * (1 + 1e-6) for x in xs[:3]}, 1) is None

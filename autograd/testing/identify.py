@@ -11,9 +11,13 @@ a binary method) its results are compared with every row of
 :mod:`autograd.testing.ops.catalogue` of its arity (binary: the table's binary ops first);
 the first row that agrees to ``AGREE_RTOL`` at every point where both are defined, at
 ``MIN_AGREE`` points at least, names it (a family's parameter, leaky_relu's slope, is fitted
-from the values first).  A method nobody identifies stays unknown: :mod:`autograd.testing.checks.extra_ops`
-checks it by self-consistency.  Either way it becomes an :class:`OpSpec` of its own
-(``ln~log``, ``bump~?``), registered in ``OPS`` only while it is being checked
+from the values first).  A method named after a row of its arity whose values agree with the
+row's only to ``NAMESAKE_RTOL`` is that function computed inaccurately (tinygrad's float64 asin is
+off by 1e-7): it is identified *by its name* (``ExtraOp.by_name``, said in the report) and judged
+against the row, so that its wrong values are found, not hidden as unknown; a namesake further off
+(a differently normalised sinc) is another function.  A method nobody identifies stays unknown:
+:mod:`autograd.testing.checks.extra_ops` checks it by self-consistency.  Either way it becomes an
+:class:`OpSpec` of its own (``ln~log``, ``bump~?``), registered in ``OPS`` only while it is being checked
 (:func:`registered_extras`), so that graphs, strategies and oracles handle it like a
 table op.  A method that takes a plain number, not a Value (``v.scaled(k)``), is tried
 with the number ``NUMBER`` too: ``v.scaled(0.7)`` is then a unary op, nothing identifies
@@ -43,6 +47,7 @@ from autograd.testing.ops.catalogue import CATALOGUE, FIT
 __all__ = [
     "AGREE_RTOL",
     "MIN_AGREE",
+    "NAMESAKE_RTOL",
     "NUMBER",
     "PAIRS",
     "POINTS",
@@ -64,6 +69,10 @@ PAIRS = ((0.7, 1.3), (1.9, -0.4), (2.3, 0.6), (0.4, 2.2), (1.6, -1.1), (-0.9, 0.
 #: to a few ulps; a different function differs by far more at one of the points at least).
 AGREE_RTOL = 1e-9
 MIN_AGREE = 4
+#: How closely a method named after a catalogue row must agree with it to be that row computed
+#: inaccurately rather than another function (float32-grade kernels agree to 1e-7; a parameter
+#: or a normalisation of its own differs by far more somewhere among the points).
+NAMESAKE_RTOL = 1e-3
 #: The plain number a method that takes one (and no Value) is called with.
 NUMBER = 0.7
 #: How far a binary method's argument is moved to see whether its value follows it.
@@ -90,6 +99,7 @@ class ExtraOp:
     known: str | None  # the catalogue / table row it behaves like; None: unidentified
     spec: OpSpec  # registered under spec.name while it is checked
     number: float | None = None  # the plain number it is called with (a method that takes one)
+    by_name: bool = False  # identified by its name: its values agree with the row's only roughly
 
     @property
     def form(self) -> str:
@@ -191,7 +201,7 @@ def engine_values(eng: Engine, method: str, arity: int, number: float | None = N
     return values
 
 
-def _agrees(spec: OpSpec, values: dict[Any, float], c: Any) -> bool:
+def _agrees(spec: OpSpec, values: dict[Any, float], c: Any, rtol: float = AGREE_RTOL) -> bool:
     agree = 0
     for at, y in values.items():
         args = [at] if not isinstance(at, tuple) else list(at)
@@ -201,7 +211,7 @@ def _agrees(spec: OpSpec, values: dict[Any, float], c: Any) -> bool:
             continue
         if not math.isfinite(want):
             continue
-        if abs(y - want) > AGREE_RTOL * max(abs(want), 1e-12):
+        if abs(y - want) > rtol * max(abs(want), 1e-12):
             return False
         agree += 1
     return agree >= MIN_AGREE
@@ -210,7 +220,18 @@ def _agrees(spec: OpSpec, values: dict[Any, float], c: Any) -> bool:
 def identify(values: dict[Any, float], arity: int) -> tuple[OpSpec, Any] | None:
     """The first row (and parameter) whose values agree with ``values``, or None."""
     table = tuple(OPS[n] for n in BINARY_KNOWN) if arity == 2 else ()
-    for spec in (*table, *(row for row in CATALOGUE if row.arity == arity)):
+    return _first_agreeing((*table, *(row for row in CATALOGUE if row.arity == arity)), values, AGREE_RTOL)
+
+
+def namesake(method: str, values: dict[Any, float], arity: int) -> tuple[OpSpec, Any] | None:
+    """The catalogue row named ``method`` (of that arity) when its values agree with ``values`` to
+    ``NAMESAKE_RTOL``, or None: the function the method's name says, computed inaccurately."""
+    rows = [row for row in CATALOGUE if row.arity == arity and row.name == method]
+    return _first_agreeing(rows, values, NAMESAKE_RTOL)
+
+
+def _first_agreeing(rows: Any, values: dict[Any, float], rtol: float) -> tuple[OpSpec, Any] | None:
+    for spec in rows:
         if spec.consts:
             fit = FIT.get(spec.name)
             c = fit({k: v for k, v in values.items()}) if fit is not None and values else None
@@ -218,7 +239,7 @@ def identify(values: dict[Any, float], arity: int) -> tuple[OpSpec, Any] | None:
                 continue
         else:
             c = None
-        if _agrees(spec, values, c):
+        if _agrees(spec, values, c, rtol):
             return spec, c
     return None
 
@@ -321,11 +342,13 @@ def _discover(eng: Engine) -> tuple[tuple[ExtraOp, ...], dict[str, str]]:
         # where it gave a value: where the strategies' support probe tries it (not at 1.5 blindly)
         probe = next((at if arity == 2 else (at,) for at in values), ())
         match = identify(values, arity)
+        by_name = match is None and (match := namesake(method, values, arity)) is not None
         if match is None:
             found.append(ExtraOp(method, arity, None, _unknown_spec(eng, method, arity, probe)))
         else:
             spec, c = match
-            found.append(ExtraOp(method, arity, spec.name, _known_spec(method, arity, spec, c, probe)))
+            known = _known_spec(method, arity, spec, c, probe)
+            found.append(ExtraOp(method, arity, spec.name, known, by_name=by_name))
     return tuple(found), unjudged
 
 

@@ -37,7 +37,7 @@ from autograd.testing.checks.registry import Run, check
 from autograd.testing.engines import Engine, resolve_engine
 from autograd.testing.findings import CheckOutcome, Finding, outcome
 from autograd.testing.graph import Graph, Node, OracleInconclusive
-from autograd.testing.identify import ExtraOp, engine_values, registered_extras, unjudged_methods
+from autograd.testing.identify import AGREE_RTOL, ExtraOp, engine_values, registered_extras, unjudged_methods
 from autograd.testing.ops import OPS
 from autograd.testing.runner import Trials, search
 
@@ -302,6 +302,8 @@ def _check_op(eng: Engine, extra: ExtraOp, trials: Trials, check: str, run: Run)
 def _what(extra: ExtraOp, judged: int, inconclusive: int) -> str:
     """What an extra op was found to be and how it was checked: never "checked" when nothing was."""
     what = extra.known if extra.known else "not identified"
+    if extra.by_name:  # its values agree with the row's only roughly: judged against it all the same
+        what += f" (by its name: its values differ from the catalogue's by more than {AGREE_RTOL:g} relative)"
     if not judged:
         return f"{what}: not judged (0 cases judged, {inconclusive} inconclusive)"
     return what if extra.known else f"{what}: checked by self-consistency"
