@@ -549,6 +549,28 @@ def test_an_engines_ops_identified_from_the_catalogue_are_judged_with_their_rows
     assert not [f for f in outcome.findings if f.op in ("acosh", "celu")]
 
 
+def test_where_the_first_derivative_has_a_kink_the_second_is_a_convention_with_the_engines_value():
+    # softsign = x / (1 + |x|), |x| as relu(x) + relu(-x): softsign' = 1 / (1 + |x|) ** 2 is continuous
+    # at 0 with a kink there, softsign'' = -2 sign(x) / (1 + |x|) ** 3 tends to 2 from below and -2
+    # from above: no second derivative exists at 0, whatever the engine gives is its choice
+    engine = engine_with(
+        "tests.edge_second_order_softsign",
+        {"__add__": "any", "__radd__": "any", "__mul__": "values", "__truediv__": "values", "__neg__": "any",
+         "relu": "any"},
+    )  # fmt: skip
+    engine.Value.softsign = lambda self: self / (self.relu() + (-self).relu() + 1)
+    outcome = probe(engine.Value)
+    (kink,) = [f for f in outcome.findings if f.op == "softsign~softsign"]
+    assert kink.kind == "convention" and kink.check == NAME
+    assert kink.summary.startswith("x.softsign() at x = 0.0: d2/dxdx ")
+    assert kink.summary.endswith(
+        "the first derivative has a kink here (its slope tends to 2.0 from below and -2.0 from above), "
+        "so the value is a convention"
+    )
+    assert ".softsign()" in kink.reproducer and "create_graph=True" in kink.reproducer
+    assert outcome.inconclusive == 0 and outcome.status == "passed"
+
+
 # ---------------------------------------------------------------------- an entry that is not a float
 def _complex_share(out):  # the fast path's rule of a node planted below: its operand's share times 1j
     out._a.grad += out.grad * 1j

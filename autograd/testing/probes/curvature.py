@@ -23,7 +23,10 @@
     - On an engine that flushes subnormals, a disagreement at a point with a subnormal operand,
       value or partial, or of a second partial near the bottom of the normal range
       (:data:`FLUSH_REACH`), is one more consequence of that one fact.
-    - A point whose reference cannot be certified is ``inconclusive``.
+    - A point whose reference cannot be certified is ``inconclusive``, unless the op's first
+      derivative has a kink there (the second partials' one-sided limits settle to different
+      numbers, :func:`_kink_of_first`): no second derivative exists, and the engine's number is a
+      ``convention``.
 
 An engine of another precision is judged at its operands rounded to it, with its rounding; an
 entry beyond its range is not judged.
@@ -35,6 +38,7 @@ import functools
 import itertools
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import sympy  # type: ignore[import-untyped]
@@ -51,7 +55,7 @@ from autograd.testing.oracles.higher import engine_derivatives, snippet
 from autograd.testing.oracles.mismatch import _compare
 from autograd.testing.oracles.precision import PRECISION_RANGES
 from autograd.testing.oracles.reference import ReferenceUnresolved, certify
-from autograd.testing.probes.edges import _engine_ops, _extremeness, _fold, _with_extras
+from autograd.testing.probes.edges import _engine_ops, _extremeness, _fold, _number, _with_extras
 from autograd.testing.probes.regions import EdgePoint, arity, edge_points
 from autograd.testing.probes.subnormals import subnormals_flushed
 from autograd.testing.reproducers import show
@@ -163,11 +167,14 @@ def _judge_point(eng: Engine, point: EdgePoint, flushed: bool) -> tuple[bool, li
         return False, []
     names = point.names
     label = EdgePoint(point.op, args, point.const).label()
+    graph = Graph(args, (Node(point.op, tuple(range(len(args))), point.const),))
     try:
         exact = _exact(point, args, eng.precision)
     except ReferenceUnresolved as exc:
+        kink = _kink_of_first(point, args)
+        if kink is not None:  # the first derivative has a kink here: its slope is the engine's choice
+            return True, [_kink_convention(eng, graph, spec.name, (label, names), kink)]
         return True, [_inconclusive(spec.name, f"{label}: no certified reference ({exc.reason}); not judged")]
-    graph = Graph(args, (Node(point.op, tuple(range(len(args))), point.const),))
     try:
         got = engine_derivatives(graph, eng, 2)
     except EngineRaised as raised:
@@ -229,6 +236,71 @@ def _underflow(op: str, entry: str, want: Any) -> Finding:
     return Finding("convention", NAME, summary, op)
 
 
+#: Where the second partials straddle a kink, they are evaluated this far beside the point on each side
+#: (relative to the operand, or absolute at 0), at two distances: a side's limit is settled when the
+#: two agree to ``KINK_RTOL``, and the sides differ when their limits do by more than that.
+KINK_STEPS = (2.0**-60, 2.0**-120)
+KINK_RTOL = 1e-9
+
+
+def _kink_of_first(point: EdgePoint, args: tuple[float, ...]) -> tuple[tuple[int, int], Any, Any] | None:
+    """((i, j), limit from below, limit from above) of a second partial whose one-sided limits along
+    an operand settle and differ: the first derivative has a kink at the point (softsign' = 1 / (1 +
+    |x|) ** 2 at 0), where no second derivative exists; None when none is found (the first partials
+    must certify at the point too: a kink of the function itself is not judged at all)."""
+    exprs = _expressions(point.op, len(args), point.const)
+    n, m = len(exprs.symbols), len(exprs.pairs)
+    try:
+        firsts = certify(exprs.symbols, exprs.all[1 : 1 + n], args)
+    except ReferenceUnresolved:
+        return None
+    if not all(c.defined for c in firsts):
+        return None
+    seconds = exprs.all[1 + n : 1 + n + m]
+    for k, x in enumerate(args):
+        limits = []
+        for side in (-1.0, 1.0):
+            near = []
+            for step in KINK_STEPS:
+                at: list[Any] = list(args)
+                at[k] = Fraction(x) + Fraction(side * step) * max(abs(Fraction(x)), Fraction(1))  # exact
+                try:
+                    near.append(certify(exprs.symbols, seconds, at))
+                except ReferenceUnresolved:
+                    return None
+            if not all(_close(a, b) for a, b in zip(*near, strict=True)):
+                return None  # a side whose second partials do not settle: nothing is known
+            limits.append(near[-1])
+        for ij, below, above in zip(exprs.pairs, *limits, strict=True):
+            if not _close(below, above):
+                return ij, float(below), float(above)
+    return None
+
+
+def _close(a: Any, b: Any) -> bool:
+    if not (a.defined and b.defined):
+        return False
+    x, y = float(a), float(b)
+    return abs(x - y) <= KINK_RTOL * max(abs(x), abs(y), 1.0)
+
+
+def _kink_convention(
+    eng: Engine, graph: Graph, op: str, where: tuple[str, list[str]], kink: tuple[tuple[int, int], Any, Any]
+) -> Finding:
+    """The engine's second partial where its op's first derivative has a kink: a fact, not judged."""
+    (i, j), below, above = kink
+    label, names = where
+    try:
+        got = show(engine_derivatives(graph, eng, 2)[(i, j)])
+    except EngineRaised as raised:
+        got = f"raises {error_line(raised.exc)}"
+    summary = (
+        f"{label}: d2/d{names[i]}d{names[j]} {got}: the first derivative has a kink here (its slope tends to "
+        f"{float(below)!r} from below and {float(above)!r} from above), so the value is a convention"
+    )
+    return Finding("convention", NAME, summary, op, snippet(graph, eng, 2))
+
+
 def _first_order_raises(eng: Engine, graph: Graph) -> bool:
     """Whether the value or the first derivatives already raise (not a second-order matter)."""
     try:
@@ -262,14 +334,6 @@ def _disagreement(
 def _finite(x: Any) -> bool:
     number = _number(x)
     return number is not None and math.isfinite(number)
-
-
-def _number(x: Any) -> float | None:
-    """The engine's number as a float, None when it is not one."""
-    try:
-        return float(x)
-    except (TypeError, ValueError, OverflowError):
-        return None
 
 
 def _inconclusive(op: str, summary: str) -> Finding:
