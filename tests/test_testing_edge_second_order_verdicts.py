@@ -571,6 +571,30 @@ def test_where_the_first_derivative_has_a_kink_the_second_is_a_convention_with_t
     assert outcome.inconclusive == 0 and outcome.status == "passed"
 
 
+#: |x| ** 3, computed as x * x * (relu(x) + relu(-x)): sympy's second partial holds DiracDelta(x),
+#: whose interval meets 0 at any precision, though the second derivative 6 |x| exists at 0 (it is 0)
+ABS_CUBED = OpSpec(
+    "test_abs_cubed", 1, Call("abs_cubed"), lambda s, c: sympy.Abs(s[0]) ** 3, lambda x, c: abs(x[0]) ** 3,
+    lambda n, c: f"{n[0]}.abs_cubed()", form="v.abs_cubed()",
+)  # fmt: skip
+
+
+def test_where_the_second_derivative_exists_though_the_reference_meets_a_kink_it_stays_inconclusive():
+    # the one-sided limits of 6 |x| at 0 agree (both 0): no kink of the first derivative, no
+    # convention; the reference cannot settle, so the point is inconclusive, never a verdict
+    engine = engine_with(
+        "tests.edge_second_order_abs_cubed",
+        {"__add__": "any", "__mul__": "any", "__neg__": "any", "relu": "any"},
+    )
+    engine.Value.abs_cubed = lambda self: self * self * (self.relu() + (-self).relu())
+    with registered(ABS_CUBED):
+        outcome = probe(engine.Value)
+    (unsettled,) = [f for f in outcome.findings if f.op == "test_abs_cubed"]
+    assert unsettled.kind == "inconclusive"
+    assert unsettled.summary.startswith("x.abs_cubed() at x = 0.0: no certified reference (")
+    assert outcome.inconclusive == 1
+
+
 # ---------------------------------------------------------------------- an entry that is not a float
 def _complex_share(out):  # the fast path's rule of a node planted below: its operand's share times 1j
     out._a.grad += out.grad * 1j
