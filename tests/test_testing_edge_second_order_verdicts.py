@@ -549,15 +549,17 @@ def test_an_engines_ops_identified_from_the_catalogue_are_judged_with_their_rows
     assert not [f for f in outcome.findings if f.op in ("acosh", "celu")]
 
 
-def _softsign_engine(name, rules=()):
-    """softsign = x / (1 + |x|), |x| as relu(x) + relu(-x), on a copy of our engine."""
+def _softsign_engine(name, rules=(), softsign=True):
+    """softsign = x / (1 + |x|), |x| as relu(x) + relu(-x), on a copy of our engine (or the copy
+    without it: the ops softsign is made of)."""
     engine = engine_with(
         name,
         {"__add__": "any", "__radd__": "any", "__mul__": "values", "__truediv__": "values", "__neg__": "any",
          "relu": "any"},
         rules,
     )  # fmt: skip
-    engine.Value.softsign = lambda self: self / (self.relu() + (-self).relu() + 1)
+    if softsign:
+        engine.Value.softsign = lambda self: self / (self.relu() + (-self).relu() + 1)
     return engine
 
 
@@ -580,6 +582,10 @@ def test_where_the_first_derivative_has_a_kink_the_second_is_a_convention_with_t
     assert kink.reproducer.startswith("from tests.edge_second_order_softsign import Value\nx0 = Value(0.0)\n")
     assert kink.reproducer.endswith("    print(grads_of(gi, False))  # a row of the Hessian")
     assert outcome.inconclusive == 0 and outcome.status == "passed"
+    # softsign's 15 points (0, +-5e-324, 1e-300, 1e-20, 1, 1e20, 1e300 and the largest float) are
+    # each judged, the kink among them: a convention is a verdict, not a point left aside
+    without = probe(_softsign_engine("tests.edge_second_order_no_softsign", softsign=False).Value)
+    assert outcome.judged - without.judged == 15
 
 
 def test_where_the_first_derivative_has_a_kink_an_engine_that_raises_there_says_so():
