@@ -432,9 +432,12 @@ READING = (
     "information, and how the gradient is read when it is not by `backward()`.",
     "**Confirmed by hand.** Every defect in these pages was checked again against sympy by "
     "`.ci/confirm_audits.py`: it evaluates sympy's value or derivative at the reported point with "
-    "mpmath (at 12,000 and 24,000 digits, which must agree) and runs the engine there from hand-written "
-    "lines in a fresh interpreter, independently of the harness. Each engine's page says how each of "
-    "its defects was confirmed.",
+    "mpmath (at 12,000 and 24,000 digits, which must agree; 60 and 120 for gamma, digamma and lgamma, "
+    "whose derivatives are polygamma functions, slow to evaluate) and runs the engine there from "
+    "hand-written lines in a fresh interpreter, independently of the harness: a defect is confirmed "
+    "when the engine is off by more than 1e-9 relative (8 float32 units in the last place for a "
+    "float32 engine; 64 double units in the last place for a framework's function called alone). "
+    "Each engine's page says how each of its defects was confirmed.",
 )
 
 #: The harness's guards against false alarms that engines of this corpus make concrete, each with
